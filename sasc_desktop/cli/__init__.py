@@ -1,0 +1,56 @@
+"""The ``sasc`` command: every engine capability, headless, with --json output.
+
+Each command group lives in its own module with a ``register(subparsers)`` function that adds
+its sub-commands; a sub-command's handler is set with ``parser.set_defaults(func=handler)`` and
+returns a process exit code. Handlers raise :class:`SascError` for user errors; ``main`` prints
+them as one clear line (exit 2), never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..engine.errors import SascError
+
+# Modules under sasc_desktop.cli that add sub-commands (missing ones are skipped).
+COMMAND_MODULES = [
+    "project_cmds",    # init, ingest, search, show, demo, stats
+    "evaluate_cmds",   # evaluate
+    "classify_cmds",   # judgments, personas, classify
+    "rank_cmds",       # experiment, protected search options
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sasc", description="SASC Desktop: search among sensitive content.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except SascError as exc:
+        print(f"sasc: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sasc: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Small helpers shared by the CLI command modules."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from typing import Any
+
+
+def _clean(obj: Any) -> Any:
+    """JSON-safe: NaN/inf become null (no NaN ever leaves the tool)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item):  # numpy scalar
+        return _clean(obj.item())
+    return obj
+
+
+def print_json(obj: Any) -> None:
+    json.dump(_clean(obj), sys.stdout, ensure_ascii=False, indent=None, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+class TextProgressBar:
+    """A Progress callback drawing a one-line bar on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, label: str, stream=None, force: bool = False):
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = force or self.stream.isatty()
+        self._last = 0.0
+        self._start = time.monotonic()
+
+    def __call__(self, done: int, total: int | None, message: str) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.1 and (total is None or done < total):
+            return
+        self._last = now
+        rate = done / max(now - self._start, 1e-9)
+        if total:
+            frac = min(done / total, 1.0)
+            bar = "#" * int(frac * 30)
+            text = f"\r{self.label} [{bar:<30}] {done}/{total} ({rate:.0f}/s) {message[:40]}"
+        else:
+            text = f"\r{self.label} {done} ({rate:.0f}/s) {message[:40]}"
+        self.stream.write(text.ljust(100)[:110])
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
