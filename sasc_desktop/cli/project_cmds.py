@@ -1,0 +1,149 @@
+"""sasc init | ingest | search | show | stats | reindex | settings | demo."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..engine.errors import InputError
+from ..engine.progress import Progress
+from ..engine.session import Session
+from .common import TextProgressBar, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("init", help="create a project folder")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("ingest", help="import mailboxes (mbox, maildir, folders of messages, .eml, PST)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("sources", type=Path, nargs="+")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--workers", type=int, default=None, help="parser processes (default: 1 on 2+ cores)")
+    p.set_defaults(func=cmd_ingest)
+
+    p = sub.add_parser("search", help="search a project")
+    p.add_argument("dir", type=Path)
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("show", help="show one document's whole record")
+    p.add_argument("dir", type=Path)
+    p.add_argument("doc_id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("stats", help="what a project holds")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("reindex", help="rebuild the search index from the project store")
+    p.add_argument("dir", type=Path)
+    p.set_defaults(func=cmd_reindex)
+
+    p = sub.add_parser("settings", help="show or change project settings")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--set", metavar="KEY=JSON", action="append", default=[],
+                   help='e.g. --set field_weights=\'{"subject": 3}\' --set owner_addresses=\'["me@x.org"]\'')
+    p.set_defaults(func=cmd_settings)
+
+
+def cmd_init(args) -> int:
+    with Session.create(args.dir) as s:
+        if args.json:
+            print_json({"project": str(s.root)})
+        else:
+            print(f"created project {s.root}")
+    return 0
+
+
+def cmd_ingest(args) -> int:
+    bar = TextProgressBar("ingest")
+    with Session.open(args.dir) as s:
+        report = s.ingest(args.sources, Progress(bar), workers=args.workers)
+    bar.finish()
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print_ingest_summary(report)
+    return 0
+
+
+def print_ingest_summary(report) -> None:
+    rate = (report.ingested + report.duplicates) / report.seconds if report.seconds else 0
+    print(f"ingested {report.ingested}, duplicates {report.duplicates}, skipped {len(report.skipped)} "
+          f"in {report.seconds:.1f} s ({rate:.0f} messages/s)" + (" - CANCELLED" if report.cancelled else ""))
+    for s in report.skipped[:50]:
+        print(f"  skipped {s.source}: {s.reason}")
+    if len(report.skipped) > 50:
+        print(f"  ... and {len(report.skipped) - 50} more (use --json for all)")
+
+
+def cmd_search(args) -> int:
+    with Session.open(args.dir) as s:
+        result = s.search(args.query, limit=args.limit, offset=args.offset)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print(f"{result.total} hits ({result.ms:.1f} ms)")
+    for h in result.hits:
+        print(f"{h.rank:>4}  {h.score:7.3f}  {(h.date or '')[:10]:10}  {h.sender[:28]:28}  {h.subject[:60]}")
+    return 0
+
+
+def cmd_show(args) -> int:
+    with Session.open(args.dir) as s:
+        doc = s.document(args.doc_id)
+    if args.json:
+        print_json(doc)
+        return 0
+    for key in ("doc_id", "date", "from", "to", "cc", "bcc", "subject", "folder", "thread_id"):
+        if doc.get(key):
+            print(f"{key:>10}: {doc[key]}")
+    for a in doc["attachments"]:
+        print(f"attachment: {a['name']} ({a['mime_type']}, {a['size']} bytes)")
+    print()
+    print(doc["body"])
+    return 0
+
+
+def cmd_stats(args) -> int:
+    with Session.open(args.dir) as s:
+        stats = s.stats()
+    if args.json:
+        print_json(stats)
+    else:
+        for k, v in stats.items():
+            print(f"{k:>12}: {v}")
+    return 0
+
+
+def cmd_reindex(args) -> int:
+    bar = TextProgressBar("reindex")
+    with Session.open(args.dir) as s:
+        n = s.reindex(Progress(bar))
+    bar.finish()
+    print(f"re-indexed {n} documents")
+    return 0
+
+
+def cmd_settings(args) -> int:
+    values = {}
+    for item in args.set:
+        key, eq, raw = item.partition("=")
+        if not eq:
+            raise InputError(f"--set takes KEY=JSON, got {item!r}")
+        try:
+            values[key] = json.loads(raw)
+        except ValueError as exc:
+            raise InputError(f"--set {key}: the value is not JSON ({exc})") from exc
+    with Session.open(args.dir) as s:
+        settings = s.update_settings(**values) if values else s.settings()
+    print_json(settings)
+    return 0

@@ -1,0 +1,207 @@
+"""Text composition: slot filling, per-person style (greetings, sign-offs, typos, wrapping)."""
+from __future__ import annotations
+
+import datetime as _dt
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+from . import people, pii
+
+_SLOT = re.compile(r"\{([a-z_0-9]+)\}")
+
+ROOMS = ("Cascade", "Hood", "Rainier", "Shasta", "Multnomah", "the big conference room", "Zoom",
+         "the 3rd floor huddle room", "my office", "the lab")
+CUSTOMERS = ("Brightwater Utilities", "Northfield Water", "Casa Verde Farms", "Pacific Rail", "Helix Biotech",
+             "Ostrava Steel", "Summit Medical Devices", "Tidewater Port Authority", "Greenleaf Agritech",
+             "Corbel Mining")
+CITIES = ("Denver", "Chicago", "Boston", "Austin", "Munich", "Tokyo", "San Jose", "Seattle", "Phoenix",
+          "Minneapolis", "Atlanta", "Rotterdam")
+WEEK = ("next week", "this Thursday", "by end of month", "before the 15th", "after the holidays", "Monday",
+        "by Friday", "early next week", "in two weeks", "tomorrow")
+DOCS = ("the design doc", "the spec", "the deck", "the one-pager", "the test plan", "the draft",
+        "the requirements doc", "the slides")
+REPOS = ("falcon-fw", "lumen-dsp", "calib-tools", "cloud-ingest", "spectra-ml", "factory-test", "web-portal")
+TECH = ("hyperspectral imaging", "edge ML", "MEMS gyroscopes", "LiDAR pricing", "battery chemistry",
+        "sensor fusion", "data marketplaces", "photonic chips", "supply-chain resilience", "right-to-repair laws")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+TIMES = ("9", "9:30", "10", "10:30", "11", "noon", "1", "1:30", "2", "2:30", "3", "3:30", "4", "4:30")
+FOODS = ("tacos", "the Thai place", "ramen", "the food carts", "pho", "sandwiches", "the new Indian place")
+PRODUCTS = ("Falcon", "Lumen", "Kestrel", "the Falcon Pro", "the L2 module", "SpectraCloud")
+
+
+@dataclass
+class Ctx:
+    rng: random.Random
+    sender: people.Person
+    recipient: people.Person
+    date: _dt.datetime
+    extra: dict = field(default_factory=dict)
+
+
+def _colleague(ctx: Ctx) -> people.Person:
+    while True:
+        p = people.BY_KEY[ctx.rng.choice(people.WORKERS)]
+        if p.key not in (ctx.sender.key, ctx.recipient.key):
+            return p
+
+
+def _future_date(ctx: Ctx) -> str:
+    d = ctx.date + _dt.timedelta(days=ctx.rng.randrange(2, 30))
+    return f"{d.strftime('%B')} {d.day}"
+
+
+def _amount(ctx: Ctx) -> str:
+    return f"${ctx.rng.randrange(2, 400) * 100 + ctx.rng.choice((0, 0, 50, 80)):,}"
+
+
+SLOTS: dict[str, Callable[[Ctx], str]] = {
+    "first": lambda c: c.recipient.short,
+    "me": lambda c: c.sender.short,
+    "myname": lambda c: c.sender.name,
+    "colleague": lambda c: _colleague(c).name,
+    "colleague_first": lambda c: _colleague(c).short,
+    "day": lambda c: c.rng.choice(DAYS),
+    "time": lambda c: c.rng.choice(TIMES),
+    "date": _future_date,
+    "room": lambda c: c.rng.choice(ROOMS),
+    "num": lambda c: str(c.rng.randrange(2, 40)),
+    "bignum": lambda c: f"{c.rng.randrange(120, 9800):,}",
+    "pct": lambda c: f"{c.rng.randrange(3, 41)}%",
+    "k": lambda c: f"${c.rng.randrange(8, 480)}k",
+    "amount": _amount,
+    "customer": lambda c: c.rng.choice(CUSTOMERS),
+    "city": lambda c: c.rng.choice(CITIES),
+    "week": lambda c: c.rng.choice(WEEK),
+    "doc": lambda c: c.rng.choice(DOCS),
+    "repo": lambda c: c.rng.choice(REPOS),
+    "pr": lambda c: str(c.rng.randrange(100, 2400)),
+    "tech": lambda c: c.rng.choice(TECH),
+    "food": lambda c: c.rng.choice(FOODS),
+    "product": lambda c: c.rng.choice(PRODUCTS),
+    "year": lambda c: str(c.date.year + (1 if c.date.month > 9 else 0)),
+    "quarter": lambda c: f"Q{(c.date.month - 1) // 3 + 1}",
+    "month": lambda c: c.date.strftime("%B"),
+    "ssn": lambda c: pii.ssn(c.rng),
+    "card": lambda c: pii.card_number(c.rng, c.rng.choice((" ", "-", ""))),
+    "fakecard": lambda c: pii.non_luhn_number(c.rng, c.rng.choice(("", " "))),
+    "iban": lambda c: pii.iban(c.rng),
+    "routing": lambda c: pii.routing_number(c.rng),
+    "account": lambda c: pii.account_number(c.rng),
+    "phone": lambda c: pii.phone(c.rng),
+    "dob": lambda c: pii.dob(c.rng),
+    "address": lambda c: pii.home_address(c.rng),
+    "booking": lambda c: pii.booking_ref(c.rng),
+    "tracking": lambda c: pii.tracking_number(c.rng),
+    "org": lambda c: people.ORG_NAME,
+}
+
+
+def fill(template: str, ctx: Ctx) -> str:
+    if "{" not in template:
+        return template
+    extra = ctx.extra
+
+    def repl(m: re.Match) -> str:
+        name = m.group(1)
+        v = extra.get(name)
+        if v is not None:
+            if isinstance(v, str):
+                return v
+            if isinstance(v, tuple):
+                return ctx.rng.choice(v)
+            return v(ctx)
+        f = SLOTS.get(name)
+        if f is None:
+            raise KeyError(f"unknown slot {{{name}}} in template: {template[:60]!r}")
+        return f(ctx)
+
+    return _SLOT.sub(repl, template)
+
+
+# --- style ------------------------------------------------------------------------------------
+_WORD = re.compile(r"[A-Za-z]{5,}")
+
+
+def add_typos(text: str, rate: float, rng: random.Random) -> str:
+    if rate <= 0:
+        return text
+    words = list(_WORD.finditer(text))
+    if not words:
+        return text
+    expected = len(words) * rate
+    k = int(expected) + (1 if rng.random() < expected - int(expected) else 0)
+    if k == 0:
+        return text
+    picks = sorted(rng.sample(range(len(words)), min(k, len(words))))
+    out, last = [], 0
+    for i in picks:
+        m = words[i]
+        w = m.group(0)
+        j = rng.randrange(1, len(w) - 1)
+        op = rng.randrange(3)
+        if op == 0:
+            w = w[:j] + w[j + 1] + w[j] + w[j + 2:]
+        elif op == 1:
+            w = w[:j] + w[j + 1:]
+        else:
+            w = w[:j] + w[j] + w[j:]
+        out.append(text[last:m.start()])
+        out.append(w)
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def wrap(text: str, width: int = 72) -> str:
+    """Greedy hard wrap of each line (what a plain-text mail client does)."""
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width or line.startswith(">"):
+            lines.append(line)
+            continue
+        cur = ""
+        for word in line.split(" "):
+            if cur and len(cur) + 1 + len(word) > width:
+                lines.append(cur)
+                cur = word
+            else:
+                cur = f"{cur} {word}" if cur else word
+        lines.append(cur)
+    return "\n".join(lines)
+
+
+def signature(person: people.Person) -> str:
+    lines = [ln.format(name=person.name, title=person.title, phone=person.phone) for ln in person.style.signature]
+    lines = [ln for ln in lines if ln.strip()]
+    return "\n".join(lines)
+
+
+def letter(ctx: Ctx, paragraphs: list[str], with_signature: Optional[bool] = None) -> str:
+    """Wrap authored paragraphs in the sender's greeting, sign-off, typos and signature."""
+    st = ctx.sender.style
+    rng = ctx.rng
+    text = "\n\n".join(p for p in paragraphs if p)
+    text = add_typos(text, st.typo_rate, rng)
+    if st.lowercase:
+        text = text.lower()
+    parts = []
+    greet = fill(rng.choice(st.greetings), ctx)
+    if greet:
+        parts.append(greet)
+    parts.append(text)
+    sign = fill(rng.choice(st.signoffs), ctx)
+    if sign:
+        parts.append(sign)
+    body = "\n\n".join(parts)
+    if st.client in ("thunderbird", "mobile"):
+        body = wrap(body)
+    if with_signature is None:
+        with_signature = rng.random() < 0.7
+    if with_signature and st.signature:
+        sep = "-- \n" if st.client == "thunderbird" else ""
+        body += "\n\n" + sep + signature(ctx.sender)
+    if st.client == "mobile" and rng.random() < 0.5:
+        body += "\n\nSent from my phone"
+    return body + "\n"

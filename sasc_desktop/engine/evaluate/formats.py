@@ -1,0 +1,322 @@
+"""Reading and writing TREC qrels, sensitivity judgments, TREC runs and LETOR files.
+
+Every reader raises :class:`EvalFileError` (an ``InputError``) naming the file and the 1-based
+line of the first problem. Blank lines are skipped everywhere; no other comment syntax exists in
+these formats (LETOR's trailing ``# ...`` comment is part of a line).
+
+Run order (what "rank" means): like trec_eval, the rank column of a run file is ignored. Each
+topic's documents are ordered by score, highest first, and ties are broken by document id in
+*decreasing* string order (trec_eval's ``comp_sim_docno``), so results match trec_eval and
+ir_measures/pytrec_eval on the same file. A document listed twice for one topic is an error.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from .errors import EvalFileError, JudgmentsError
+from .records import LetorRow, Qrel, ScoredDoc, SensJudgment
+
+PathLike = str | os.PathLike
+
+
+def _raw_lines(path: PathLike) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, line), turning I/O problems into EvalFileError."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            yield from enumerate(fh, start=1)
+    except FileNotFoundError:
+        raise EvalFileError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise EvalFileError(path, None, "is a directory, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise EvalFileError(path, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise EvalFileError(path, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _lines(path: PathLike) -> Iterator[tuple[int, list[str]]]:
+    """Yield (line number, whitespace-split fields) for each non-blank line."""
+    for number, line in _raw_lines(path):
+        fields = line.split()
+        if fields:
+            yield number, fields
+
+
+def _int(path, number: int, text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise EvalFileError(path, number, f"{what} must be an integer, got {text!r}") from None
+
+
+def _float(path, number: int, text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise EvalFileError(path, number, f"{what} must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise EvalFileError(path, number, f"{what} must be finite, got {text!r}")
+    return value
+
+
+# --------------------------------------------------------------------------------------- qrels
+def read_qrels(path: PathLike) -> list[Qrel]:
+    """Read TREC qrels (``topic iteration docid rel``; the iteration column is ignored).
+
+    Repeated identical lines are kept once; the same (topic, docid) with two different grades
+    is an error.
+    """
+    seen: dict[tuple[str, str], tuple[int, int]] = {}
+    out: list[Qrel] = []
+    for number, fields in _lines(path):
+        if len(fields) != 4:
+            raise EvalFileError(path, number, f"a qrels line has 4 columns (topic 0 docid rel), found {len(fields)}")
+        topic, _, docid, rel_text = fields
+        rel = _int(path, number, rel_text, "relevance")
+        key = (topic, docid)
+        if key in seen:
+            if seen[key][0] != rel:
+                raise EvalFileError(path, number, f"topic {topic} document {docid} judged {seen[key][0]} on line {seen[key][1]} and {rel} here")
+            continue
+        seen[key] = (rel, number)
+        out.append(Qrel(topic, docid, rel))
+    return out
+
+
+def write_qrels(path: PathLike, qrels: Iterable[Qrel]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        for q in qrels:
+            fh.write(f"{q.topic} 0 {q.docid} {int(q.rel)}\n")
+
+
+# --------------------------------------------------------------------------------- sensitivity
+def read_sensitivity(path: PathLike) -> list[SensJudgment]:
+    """Read sensitivity judgments.
+
+    Two layouts, detected by the column count of the first line (all lines must agree):
+    ``persona docid level`` (3 columns, topic-independent) and ``topic persona docid level``
+    (4 columns, per topic). Levels are integers >= 0 (0 = not sensitive).
+    """
+    width: int | None = None
+    seen: dict[tuple, tuple[int, int]] = {}
+    out: list[SensJudgment] = []
+    for number, fields in _lines(path):
+        if width is None:
+            if len(fields) not in (3, 4):
+                raise EvalFileError(path, number, "a sensitivity line has 3 columns (persona docid level) or 4 (topic persona docid level), "
+                                    f"found {len(fields)}")
+            width = len(fields)
+        elif len(fields) != width:
+            raise EvalFileError(path, number, f"expected {width} columns like the first line, found {len(fields)}")
+        if width == 3:
+            persona, docid, level_text = fields
+            topic = None
+        else:
+            topic, persona, docid, level_text = fields
+        level = _int(path, number, level_text, "sensitivity level")
+        if level < 0:
+            raise EvalFileError(path, number, f"sensitivity level must be >= 0, got {level}")
+        key = (topic, persona, docid)
+        if key in seen:
+            if seen[key][0] != level:
+                raise EvalFileError(path, number, f"document {docid} (persona {persona}) has level {seen[key][0]} on line {seen[key][1]} and {level} here")
+            continue
+        seen[key] = (level, number)
+        out.append(SensJudgment(persona, docid, level, topic))
+    return out
+
+
+def write_sensitivity(path: PathLike, judgments: Iterable[SensJudgment]) -> None:
+    """Write judgments; all must be topic-independent or all per-topic (one layout per file)."""
+    judgments = list(judgments)
+    per_topic = {j.topic is not None for j in judgments}
+    if len(per_topic) > 1:
+        raise JudgmentsError("cannot write topic-independent and per-topic sensitivity judgments to one file")
+    with open(path, "w", encoding="utf-8") as fh:
+        for j in judgments:
+            prefix = f"{j.topic} " if j.topic is not None else ""
+            fh.write(f"{prefix}{j.persona} {j.docid} {int(j.level)}\n")
+
+
+def personas(judgments: Iterable[SensJudgment]) -> list[str]:
+    """The distinct personas, sorted."""
+    return sorted({j.persona for j in judgments})
+
+
+# ---------------------------------------------------------------------------------------- runs
+def read_run(path: PathLike) -> list[ScoredDoc]:
+    """Read a TREC run (``topic Q0 docid rank score tag``), in file order.
+
+    Use :func:`rank_run` to get each topic's ranked list. A document repeated within a topic is
+    an error (trec_eval refuses such runs too).
+    """
+    seen: dict[tuple[str, str], int] = {}
+    out: list[ScoredDoc] = []
+    for number, fields in _lines(path):
+        if len(fields) != 6:
+            raise EvalFileError(path, number, f"a run line has 6 columns (topic Q0 docid rank score tag), found {len(fields)}")
+        topic, _, docid, rank_text, score_text, tag = fields
+        rank = _int(path, number, rank_text, "rank")
+        score = _float(path, number, score_text, "score")
+        key = (topic, docid)
+        if key in seen:
+            raise EvalFileError(path, number, f"document {docid} appears twice for topic {topic} (first on line {seen[key]})")
+        seen[key] = number
+        out.append(ScoredDoc(topic, docid, score, rank, tag))
+    return out
+
+
+def rank_run(docs: Iterable[ScoredDoc]) -> dict[str, list[str]]:
+    """Each topic's document ids in rank order: score descending, ties by docid descending
+    (trec_eval's order; the file's rank column is ignored)."""
+    by_topic: dict[str, list[tuple[float, str]]] = {}
+    for d in docs:
+        by_topic.setdefault(d.topic, []).append((d.score, d.docid))
+    return {topic: [docid for _, docid in sorted(items, reverse=True)] for topic, items in by_topic.items()}
+
+
+def run_tag(docs: Sequence[ScoredDoc], fallback: str) -> str:
+    """The run's tag (the tag column of its first line), or ``fallback`` for an empty run."""
+    for d in docs:
+        if d.tag:
+            return d.tag
+    return fallback
+
+
+def write_run(path: PathLike, docs: Iterable[ScoredDoc], tag: str | None = None) -> None:
+    """Write a TREC run, topics in sorted order and documents in trec_eval order with ranks
+    1, 2, ... rewritten; ``tag`` overrides each record's tag."""
+    docs = list(docs)
+    by_topic: dict[str, list[ScoredDoc]] = {}
+    for d in docs:
+        by_topic.setdefault(d.topic, []).append(d)
+    with open(path, "w", encoding="utf-8") as fh:
+        for topic in natural_sorted(by_topic):
+            items = sorted(by_topic[topic], key=lambda d: (d.score, d.docid), reverse=True)
+            for rank, d in enumerate(items, start=1):
+                t = tag if tag is not None else (d.tag or "run")
+                fh.write(f"{topic} Q0 {d.docid} {rank} {d.score!r} {t}\n")
+
+
+def natural_sorted(items: Iterable[str]) -> list[str]:
+    """Sort ids so that '2' comes before '10' (numeric parts compared as numbers)."""
+    def key(s: str):
+        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", s) if p != ""]
+    return sorted(items, key=key)
+
+
+# --------------------------------------------------------------------------------------- LETOR
+_DOCID = re.compile(r"docid\s*=\s*(\S+)")
+
+
+def read_letor(path: PathLike) -> list[LetorRow]:
+    """Read a LETOR / SVMrank file: ``rel qid:q 1:v 2:v ... #docid = X``.
+
+    Anything after ``#`` is a comment, from which ``docid = X`` is taken when present.
+    Feature ids are integers >= 1 and may not repeat on a line.
+    """
+    out: list[LetorRow] = []
+    for number, line in _raw_lines(path):
+        body, hash_, comment = line.partition("#")
+        fields = body.split()
+        if not fields:
+            continue  # blank or comment-only line
+        if len(fields) < 2 or not fields[1].startswith("qid:"):
+            raise EvalFileError(path, number, "a LETOR line starts with 'rel qid:QUERY'")
+        rel = _int(path, number, fields[0], "relevance label")
+        qid = fields[1][4:]
+        if not qid:
+            raise EvalFileError(path, number, "empty qid")
+        feats: dict[int, float] = {}
+        for tok in fields[2:]:
+            fid_text, colon, val_text = tok.partition(":")
+            if not colon:
+                raise EvalFileError(path, number, f"expected feature 'id:value', got {tok!r}")
+            fid = _int(path, number, fid_text, "feature id")
+            if fid < 1:
+                raise EvalFileError(path, number, f"feature ids start at 1, got {fid}")
+            if fid in feats:
+                raise EvalFileError(path, number, f"feature {fid} given twice")
+            feats[fid] = _float(path, number, val_text, f"feature {fid}")
+        m = _DOCID.search(comment) if hash_ else None
+        out.append(LetorRow(rel, qid, tuple(sorted(feats.items())), m.group(1) if m else None))
+    return out
+
+
+def write_letor(path: PathLike, rows: Iterable[LetorRow]) -> None:
+    """Write LETOR lines; values are written with ``repr`` so they read back exactly."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for r in rows:
+            feats = " ".join(f"{fid}:{float(v)!r}" for fid, v in r.features)
+            line = f"{int(r.rel)} qid:{r.qid}" + (f" {feats}" if feats else "")
+            if r.docid is not None:
+                line += f" #docid = {r.docid}"
+            fh.write(line + "\n")
+
+
+def letor_arrays(rows: Sequence[LetorRow], n_features: int | None = None):
+    """Dense arrays for learning to rank: ``(X [N, F] float64, y [N] int64, qids, docids)``.
+
+    Missing features are 0. ``n_features`` defaults to the largest feature id seen.
+    """
+    if n_features is None:
+        n_features = max((r.features[-1][0] for r in rows if r.features), default=0)
+    X = np.zeros((len(rows), n_features), dtype=np.float64)
+    y = np.zeros(len(rows), dtype=np.int64)
+    for i, r in enumerate(rows):
+        y[i] = r.rel
+        for fid, v in r.features:
+            if fid > n_features:
+                raise JudgmentsError(f"feature {fid} is beyond n_features={n_features}")
+            X[i, fid - 1] = v
+    return X, y, [r.qid for r in rows], [r.docid for r in rows]
+
+
+# ------------------------------------------------------------------------------ plain mappings
+def qrels_map(qrels: Iterable[Qrel]) -> dict[str, dict[str, int]]:
+    """topic -> {docid: rel}."""
+    out: dict[str, dict[str, int]] = {}
+    for q in qrels:
+        out.setdefault(q.topic, {})[q.docid] = q.rel
+    return out
+
+
+def sensitivity_maps(judgments: Iterable[SensJudgment], persona: str | None = None
+                     ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Split one persona's judgments into (docid -> level, topic -> {docid: level}).
+
+    With ``persona=None`` the judgments must name exactly one persona (or none); otherwise a
+    :class:`JudgmentsError` lists the personas to choose from.
+    """
+    judgments = list(judgments)
+    names = personas(judgments)
+    if persona is None:
+        if len(names) > 1:
+            raise JudgmentsError("the sensitivity judgments cover several personas; choose one of: " + ", ".join(names))
+        persona = names[0] if names else None
+    elif persona not in names:
+        raise JudgmentsError(f"no sensitivity judgments for persona {persona!r}; personas present: "
+                             + (", ".join(names) if names else "(none)"))
+    general: dict[str, int] = {}
+    per_topic: dict[str, dict[str, int]] = {}
+    for j in judgments:
+        if j.persona != persona:
+            continue
+        if j.topic is None:
+            general[j.docid] = j.level
+        else:
+            per_topic.setdefault(j.topic, {})[j.docid] = j.level
+    return general, per_topic
+
+
+__all__ = [
+    "read_qrels", "write_qrels", "read_sensitivity", "write_sensitivity", "personas",
+    "read_run", "rank_run", "run_tag", "write_run", "natural_sorted",
+    "read_letor", "write_letor", "letor_arrays", "qrels_map", "sensitivity_maps",
+]

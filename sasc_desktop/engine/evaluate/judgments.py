@@ -1,0 +1,134 @@
+"""Judgments for evaluation: relevance grades and one persona's sensitivity levels.
+
+Rules (from the measures spec):
+* Unjudged documents are not relevant (grade 0) and not sensitive (level 0).
+* A topic's *judged pool* is every document with a relevance judgment for the topic plus every
+  document with a per-topic sensitivity judgment for it. Topic-independent sensitivity
+  judgments (``persona docid level``) give a level to a document wherever it appears (in a
+  pool or a run) but do not add documents to any pool. Bounds and ideals are over the pool.
+* The evaluated topics are those with judgments (qrels or per-topic sensitivity); run topics
+  without judgments are ignored (as trec_eval does) and a judged topic missing from a run is an
+  empty list.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .formats import natural_sorted, qrels_map, sensitivity_maps
+from .records import Qrel, SensJudgment
+
+Run = Mapping[str, Sequence[str]]
+
+
+class Judgments:
+    """Relevance and sensitivity judgments (one persona), ready for batch evaluation.
+
+    ``qrels``: topic -> {docid: grade}. ``sensitivity``: docid -> level (topic-independent).
+    ``topic_sensitivity``: topic -> {docid: level} (per topic; overrides ``sensitivity``).
+    Treat an instance as read-only; it caches pool summaries.
+    """
+
+    def __init__(self, qrels: Mapping[str, Mapping[str, int]],
+                 sensitivity: Mapping[str, int] | None = None,
+                 topic_sensitivity: Mapping[str, Mapping[str, int]] | None = None):
+        self.qrels = {str(t): dict(d) for t, d in qrels.items()}
+        self.sensitivity = dict(sensitivity or {})
+        self.topic_sensitivity = {str(t): dict(d) for t, d in (topic_sensitivity or {}).items()}
+        self.topics: tuple[str, ...] = tuple(natural_sorted(set(self.qrels) | set(self.topic_sensitivity)))
+        self._counts: dict[tuple[str, ...], np.ndarray] = {}
+
+    @classmethod
+    def from_records(cls, qrels: Iterable[Qrel], sensitivity: Iterable[SensJudgment] = (),
+                     persona: str | None = None) -> "Judgments":
+        """Build from file records; ``persona`` must be given if several personas are present."""
+        general, per_topic = sensitivity_maps(sensitivity, persona)
+        return cls(qrels_map(qrels), general, per_topic)
+
+    # ------------------------------------------------------------------------- look-ups
+    def level(self, topic: str, docid: str) -> tuple[int, int]:
+        rel = self.qrels.get(topic, {}).get(docid, 0)
+        ts = self.topic_sensitivity.get(topic)
+        if ts is not None and docid in ts:
+            return rel, ts[docid]
+        return rel, self.sensitivity.get(docid, 0)
+
+    def levels(self, topic: str, docids: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(grades, levels) of ``docids`` for ``topic`` as int64 arrays (unjudged -> 0, 0)."""
+        q = self.qrels.get(topic, {})
+        ts = self.topic_sensitivity.get(topic, {})
+        gs = self.sensitivity
+        rel = np.fromiter((q.get(d, 0) for d in docids), dtype=np.int64, count=len(docids))
+        if ts:
+            sens = np.fromiter((ts[d] if d in ts else gs.get(d, 0) for d in docids), dtype=np.int64, count=len(docids))
+        elif gs:
+            sens = np.fromiter((gs.get(d, 0) for d in docids), dtype=np.int64, count=len(docids))
+        else:
+            sens = np.zeros(len(docids), dtype=np.int64)
+        return rel, sens
+
+    def pool(self, topic: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The topic's judged pool: (docids, grades, levels)."""
+        q = self.qrels.get(topic, {})
+        docs = list(q)
+        extra = [d for d in self.topic_sensitivity.get(topic, {}) if d not in q]
+        docs.extend(extra)
+        rel, sens = self.levels(topic, docs)
+        return docs, rel, sens
+
+    def pool_counts(self, topics: Sequence[str] | None = None) -> np.ndarray:
+        """Class counts ``[T, G + 1, L + 1]``: how many pool documents of each topic have
+        grade g (negative grades count as 0) and sensitivity level l."""
+        topics = tuple(self.topics if topics is None else topics)
+        cached = self._counts.get(topics)
+        if cached is not None:
+            return cached
+        rel_parts, sens_parts, sizes = [], [], []
+        for t in topics:
+            _, rel, sens = self.pool(t)
+            rel_parts.append(rel)
+            sens_parts.append(sens)
+            sizes.append(len(rel))
+        counts = counts_from_levels(rel_parts, sens_parts)
+        self._counts[topics] = counts
+        return counts
+
+    def ranked_levels(self, run: Run, k: int, topics: Sequence[str] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Levels of each topic's top k documents: ``(grades [T, k], levels [T, k],
+        lengths [T])``; positions past a list's end hold 0. Topics missing from ``run`` are
+        empty lists."""
+        topics = tuple(self.topics if topics is None else topics)
+        T = len(topics)
+        R = np.zeros((T, k), dtype=np.int64)
+        S = np.zeros((T, k), dtype=np.int64)
+        lengths = np.zeros(T, dtype=np.int64)
+        for i, t in enumerate(topics):
+            docs = run.get(t)
+            if not docs:
+                continue
+            top = list(docs[:k])
+            r, s = self.levels(t, top)
+            n = len(top)
+            R[i, :n] = r
+            S[i, :n] = s
+            lengths[i] = n
+        return R, S, lengths
+
+
+def counts_from_levels(rel_parts: Sequence[np.ndarray], sens_parts: Sequence[np.ndarray]) -> np.ndarray:
+    """Class counts ``[T, G + 1, L + 1]`` from per-topic arrays of grades and levels."""
+    T = len(rel_parts)
+    sizes = np.array([len(r) for r in rel_parts], dtype=np.int64)
+    if T == 0 or sizes.sum() == 0:
+        return np.zeros((T, 1, 1), dtype=np.int64)
+    rel = np.maximum(np.concatenate([np.asarray(r, dtype=np.int64) for r in rel_parts]), 0)
+    sens = np.maximum(np.concatenate([np.asarray(s, dtype=np.int64) for s in sens_parts]), 0)
+    G, L = int(rel.max()) + 1, int(sens.max()) + 1
+    tidx = np.repeat(np.arange(T), sizes)
+    flat = np.bincount((tidx * G + rel) * L + sens, minlength=T * G * L)
+    return flat.reshape(T, G, L)
+
+
+__all__ = ["Judgments", "Run", "counts_from_levels"]

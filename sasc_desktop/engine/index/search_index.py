@@ -1,0 +1,192 @@
+"""Writing to and searching the Whoosh index."""
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+from whoosh import index as whoosh_index
+from whoosh import query as wq
+from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.qparser.dateparse import DateParserPlugin
+from whoosh.scoring import BM25F
+
+from ..errors import ProjectError, QueryError
+from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, address_terms, build_schema, text_analyzer
+
+
+def document_fields(row) -> dict:
+    """Index fields for one message row (a mapping with the messages table's columns plus
+    'attachment_text' and 'recipient_addrs')."""
+    ts = row["ts"]
+    doc = {
+        "doc_id": row["doc_id"],
+        "id": row["id"],
+        "subject": row["subject"] or "",
+        "body": row["body"] or "",
+        "attachments": row["attachment_text"] or "",
+        "all": "\n".join(x for x in (row["subject"], row["sender"], row["recipients"], row["cc"],
+                                       row["body"], row["attachment_text"]) if x),
+        "from": address_terms(row["sender"] or "", [row["from_addr"]] if row["from_addr"] else []),
+        "to": address_terms(" ".join(x for x in (row["recipients"], row["cc"], row["bcc"]) if x),
+                            row["recipient_addrs"]),
+        "thread": row["thread_id"],
+        "folder": row["folder"] or "",
+    }
+    if ts is not None:
+        try:
+            doc["date"] = datetime.fromtimestamp(ts, tz=timezone.utc).replace(tzinfo=None)
+        except (OverflowError, OSError, ValueError):
+            pass
+    return doc
+
+
+class SearchIndex:
+    def __init__(self, path: Path, create: bool = False):
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._searcher = None
+        self.analyzer = text_analyzer()
+        if create or not whoosh_index.exists_in(str(self.path)):
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.ix = whoosh_index.create_in(str(self.path), build_schema())
+            return
+        try:
+            self.ix = whoosh_index.open_dir(str(self.path))
+        except (OSError, EOFError, ValueError, whoosh_index.IndexError) as exc:
+            raise ProjectError(f"the search index at {self.path} cannot be opened ({exc}); "
+                               "rebuild it with 'sasc reindex'") from exc
+
+    @classmethod
+    def recreate(cls, path: Path) -> "SearchIndex":
+        shutil.rmtree(path, ignore_errors=True)
+        return cls(path, create=True)
+
+    # writing --------------------------------------------------------------------------
+    def writer(self):
+        # One segment per commit; a large pool keeps the writer from spilling to disk often.
+        return self.ix.writer(limitmb=256, timeout=30.0, delay=0.25)
+
+    def delete_ids(self, writer, doc_ids: Iterable[str]) -> None:
+        for doc_id in doc_ids:
+            writer.delete_by_term("doc_id", doc_id)
+
+    def doc_count(self) -> int:
+        return self.searcher().doc_count()
+
+    # searching ------------------------------------------------------------------------
+    def searcher(self):
+        with self._lock:
+            if self._searcher is None:
+                self._searcher = self.ix.searcher(weighting=BM25F(B=0.75, K1=1.2))
+            else:
+                self._searcher = self._searcher.refresh()
+            return self._searcher
+
+    def close(self) -> None:
+        with self._lock:
+            if self._searcher is not None:
+                self._searcher.close()
+                self._searcher = None
+
+    def parse(self, text: str, weights: dict[str, float] | None = None):
+        weights = {**DEFAULT_FIELD_WEIGHTS, **(weights or {})}
+        fields = [f for f in SEARCH_FIELDS if weights.get(f, 0) > 0] or list(SEARCH_FIELDS)
+        parser = MultifieldParser(fields, self.ix.schema, fieldboosts={f: float(weights[f]) for f in fields},
+                                  group=OrGroup.factory(0.0))
+        parser.add_plugin(DateParserPlugin(free=False))
+        text = (text or "").strip()
+        if not text:
+            raise QueryError("the query is empty")
+        unknown = sorted({m.group(1) for m in _FIELD_PREFIX.finditer(text)} - set(self.ix.schema.names()))
+        if unknown:
+            raise QueryError(f"unknown field {unknown[0]!r} in the query; fields are: "
+                             + ", ".join(sorted(set(self.ix.schema.names()) - {"id", "doc_id"})))
+        text = _normalise_dates(text)
+        try:
+            q = parser.parse(text)
+        except Exception as exc:
+            raise QueryError(f"cannot understand the query {text!r}: {exc}") from exc
+        q = _filters_restrict(q)
+        problem = _query_problem(q)
+        if problem:
+            raise QueryError(f"cannot understand the query {text!r}: {problem}")
+        if q is wq.NullQuery or type(q).__name__ == "_NullQuery":
+            raise QueryError(f"the query {text!r} has no searchable words (only stop words or punctuation)")
+        return q
+
+    def search(self, text: str, limit: int = 10, offset: int = 0, weights=None):
+        """(hits, total, ms): hits are (id, doc_id, score) for ranks offset+1 .. offset+limit."""
+        q = self.parse(text, weights)
+        t0 = time.perf_counter()
+        s = self.searcher()
+        results = s.search(q, limit=offset + limit)
+        total = len(results)
+        hits = [(r["id"], r["doc_id"], float(r.score)) for r in results[offset:offset + limit]]
+        return hits, total, (time.perf_counter() - t0) * 1000.0, q
+
+    def query_terms(self, q) -> set[str]:
+        """The (stemmed) text terms of a parsed query, for highlighting."""
+        return {t.decode() if isinstance(t, bytes) else str(t)
+                for field, t in q.iter_all_terms() if field in SEARCH_FIELDS + ("all",)}
+
+    def highlight_spans(self, text: str, terms: set[str]) -> list[tuple[int, int]]:
+        """Character spans of the words of ``text`` whose stems are among ``terms``."""
+        if not terms or not text:
+            return []
+        return [(t.startchar, t.endchar) for t in self.analyzer(text, chars=True, removestops=False)
+                if t.text in terms]
+
+
+_FIELD_PREFIX = re.compile(r"(?:^|(?<=[\s(]))([A-Za-z_]+):(?=[^\s])")
+_DATE_VALUE = re.compile(r"\bdate:(\[[^\]]*\]|[<>]=?\S+|\S+)")
+_ISO = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
+
+
+def _normalise_dates(text: str) -> str:
+    """date:2001-03-05, date:>2001-03, date:<=2001 and ISO ranges -> Whoosh's compact forms."""
+    def fix(m: re.Match) -> str:
+        value = _ISO.sub(lambda d: d.group(1) + d.group(2) + (d.group(3) or ""), m.group(1))
+        if value[:1] in "<>":
+            bound = value.lstrip("<>=")
+            value = f"[{bound} to]" if value[0] == ">" else f"[to {bound}]"
+        return "date:" + value
+    return _DATE_VALUE.sub(fix, text)
+
+
+FILTER_FIELDS = {"date", "from", "to", "thread", "folder"}
+
+
+def _filters_restrict(q):
+    """Words are OR-ed for ranking, but a filter (date:, from:, to:, ...) beside them must
+    restrict them: Or([words..., filter]) -> And([Or(words), filter])."""
+    if not isinstance(q, wq.Or):
+        return q
+    kids = list(q.children())
+    is_filter = [getattr(k, "fieldname", None) in FILTER_FIELDS for k in kids]
+    if not any(is_filter) or all(is_filter):
+        return q
+    words = [k for k, f in zip(kids, is_filter) if not f]
+    filters = [k for k, f in zip(kids, is_filter) if f]
+    return wq.And([wq.Or(words) if len(words) > 1 else words[0], *filters])
+
+
+def _query_problem(q) -> str:
+    for node in _walk(q):
+        if isinstance(node, wq.Term) and node.fieldname == "date" and node.text in ("", None):
+            return "a date must look like 2001, 2001-03 or 2001-03-05"
+        name = type(node).__name__
+        if name == "ErrorQuery" or getattr(node, "error", None):
+            return str(getattr(node, "error", "syntax error"))
+    return ""
+
+
+def _walk(q):
+    yield q
+    if hasattr(q, "children"):
+        for child in q.children():
+            yield from _walk(child)

@@ -1,0 +1,251 @@
+"""Raw RFC 822 bytes -> a Message record. Lenient: repairs what it can and notes it; raises
+MalformedMessage (with a reason a person can read) only when there is no message to keep."""
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import timezone
+from email import message_from_bytes
+from email.message import Message as EmailMessage
+from email.policy import compat32
+from email.utils import getaddresses, parsedate_to_datetime
+
+from ..records import Attachment, Message
+from .text import decode_bytes, decode_header_value, html_to_text, safe_filename
+
+_HEADER_LINE = re.compile(rb"^[!-9;-~]+[ \t]*:")
+_MSGID = re.compile(r"<([^<>\s]+)>")
+MAX_NESTING = 8
+
+
+class MalformedMessage(Exception):
+    """The bytes are not an email message (the reason says why)."""
+
+
+def _strip_from_line(raw: bytes) -> bytes:
+    if raw.startswith(b"From "):
+        nl = raw.find(b"\n")
+        return b"" if nl < 0 else raw[nl + 1:]
+    return raw
+
+
+def raw_digest(raw: bytes) -> str:
+    """The SHA-256 that identifies a copy (computed on the message without its mbox From line)."""
+    return hashlib.sha256(_strip_from_line(raw)).hexdigest()
+
+
+def _check_looks_like_mail(raw: bytes) -> None:
+    if not raw.strip():
+        raise MalformedMessage("empty message")
+    if b"\x00" in raw[:4096]:
+        raise MalformedMessage("binary data, not an email message (NUL bytes in the header area)")
+    first = raw.lstrip(b"\r\n").split(b"\n", 1)[0]
+    if not _HEADER_LINE.match(first):
+        raise MalformedMessage("no email headers: the first line is not a 'Name: value' header")
+
+
+def _header(msg: EmailMessage, name: str, notes: list[str]) -> str:
+    values = msg.get_all(name)
+    if not values:
+        return ""
+    text, header_notes = decode_header_value(values[0])
+    notes.extend(f"{name} {n}" for n in header_notes)
+    return text
+
+
+def _message_id(value: str) -> str:
+    m = _MSGID.search(value or "")
+    if m:
+        return m.group(1)
+    words = (value or "").strip().strip("<>").split()
+    return words[0] if words else ""
+
+
+def _id_list(value: str) -> tuple[str, ...]:
+    found = _MSGID.findall(value or "")
+    return tuple(found) if found else tuple(v for v in (value or "").split() if "@" in v)
+
+
+def addresses(*values: str) -> list[str]:
+    out = []
+    for _name, addr in getaddresses([v for v in values if v]):
+        addr = addr.strip().strip("<>").lower()
+        if "@" in addr and " " not in addr:
+            out.append(addr)
+    return out
+
+
+def _payload(part: EmailMessage, notes: list[str], what: str) -> bytes:
+    try:
+        data = part.get_payload(decode=True)
+    except Exception as exc:  # pragma: no cover - compat32 rarely raises here
+        notes.append(f"{what}: payload could not be decoded ({exc.__class__.__name__})")
+        return b""
+    if data is None:
+        payload = part.get_payload()
+        data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+    for defect in getattr(part, "defects", []) or []:
+        name = defect.__class__.__name__
+        if "Base64" in name or "Padding" in name:
+            notes.append(f"{what}: damaged base64 ({name}); decoded what was readable")
+    return data
+
+
+def _part_text(part: EmailMessage, notes: list[str], what: str) -> str:
+    data = _payload(part, notes, what)
+    text, note = decode_bytes(data, part.get_content_charset() or part.get_param("charset"))
+    if note:
+        notes.append(f"{what}: {note}")
+    return text
+
+
+def _is_attachment(part: EmailMessage) -> bool:
+    disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
+    if disposition == "attachment":
+        return True
+    if part.get_filename() or part.get_param("name"):
+        return part.get_content_maintype() != "text" or disposition != "inline"
+    return part.get_content_maintype() != "text"
+
+
+_TEXT_TYPES = {"application/csv", "application/xhtml+xml", "application/json", "application/xml"}
+
+
+class _Walker:
+    def __init__(self, notes: list[str]):
+        self.notes = notes
+        self.plain: list[str] = []
+        self.html: list[str] = []
+        self.attachments: list[Attachment] = []
+
+    def walk(self, part: EmailMessage, depth: int = 0) -> None:
+        ctype = part.get_content_type()
+        if ctype == "message/rfc822" or (part.is_multipart() and ctype.startswith("message/")):
+            self._nested(part, depth)
+        elif part.is_multipart():
+            children = [c for c in part.get_payload() if isinstance(c, EmailMessage)]
+            if ctype == "multipart/alternative" and children:
+                self.walk(self._pick_alternative(children), depth)
+            else:
+                for child in children:
+                    self.walk(child, depth)
+        elif _is_attachment(part):
+            self._attachment(part)
+        elif ctype == "text/html":
+            self.html.append(_part_text(part, self.notes, "HTML body"))
+        else:
+            self.plain.append(_part_text(part, self.notes, "body"))
+
+    @staticmethod
+    def _pick_alternative(children: list[EmailMessage]) -> EmailMessage:
+        for wanted in ("text/plain", "multipart/related", "multipart/mixed", "text/html"):
+            for child in children:
+                if child.get_content_type() == wanted and not _is_attachment(child):
+                    if wanted != "text/plain" or (child.get_payload(decode=True) or b"").strip():
+                        return child
+        return children[-1]
+
+    def _attachment(self, part: EmailMessage) -> None:
+        original, name_notes = decode_header_value(part.get_filename() or part.get_param("name") or "")
+        self.notes.extend(f"attachment name {n}" for n in name_notes)
+        ctype = part.get_content_type()
+        data = _payload(part, self.notes, f"attachment {original or ctype}")
+        text = None
+        if part.get_content_maintype() == "text" or ctype in _TEXT_TYPES:
+            text, note = decode_bytes(data, part.get_content_charset())
+            if note:
+                self.notes.append(f"attachment {original or ctype}: {note}")
+            if ctype in ("text/html", "application/xhtml+xml"):
+                text = html_to_text(text)
+        ext = {"text/plain": ".txt", "text/html": ".html", "text/csv": ".csv"}.get(ctype, ".bin")
+        self.attachments.append(Attachment(
+            name=safe_filename(original, fallback=f"attachment-{len(self.attachments) + 1}{ext}"),
+            mime_type=ctype, size=len(data), sha256=hashlib.sha256(data).hexdigest(),
+            text=text, original_name=original))
+
+    def _nested(self, part: EmailMessage, depth: int) -> None:
+        inner = part.get_payload()
+        inner = inner[0] if isinstance(inner, list) and inner else inner
+        if not isinstance(inner, EmailMessage):
+            self._attachment(part)
+            return
+        raw = inner.as_bytes(policy=compat32) if hasattr(inner, "as_bytes") else b""
+        if depth >= MAX_NESTING:
+            self.notes.append("message nested too deeply; innermost parts listed without text")
+            text = None
+        else:
+            sub_notes: list[str] = []
+            sub = _Walker(sub_notes)
+            sub.walk(inner, depth + 1)
+            self.notes.extend(f"nested message: {n}" for n in sub_notes)
+            heads = [f"{h}: {decode_header_value(inner.get(h))[0]}" for h in ("From", "To", "Date", "Subject") if inner.get(h)]
+            text = "\n".join(heads) + "\n\n" + sub.body()
+            extra = "\n\n".join(a.text for a in sub.attachments if a.text)
+            text = text + ("\n\n" + extra if extra else "")
+            self.attachments.extend(a for a in sub.attachments if not a.text or a.is_message)
+        subject = decode_header_value(inner.get("Subject"))[0] or "forwarded message"
+        original = part.get_filename() or f"{subject}.eml"
+        self.attachments.append(Attachment(
+            name=safe_filename(original, fallback="forwarded-message.eml"), mime_type="message/rfc822",
+            size=len(raw), sha256=hashlib.sha256(raw).hexdigest(), text=text,
+            original_name=original, is_message=True))
+
+    def body(self) -> str:
+        parts = [p for p in self.plain if p.strip()]
+        if parts:
+            return "\n\n".join(parts).strip()
+        return "\n\n".join(html_to_text(h) for h in self.html).strip()
+
+
+def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
+    """Parse one message. ``raw`` may start with an mbox ``From `` line (it is dropped)."""
+    raw = _strip_from_line(raw)
+    _check_looks_like_mail(raw)
+    sha = hashlib.sha256(raw).hexdigest()
+    try:
+        msg = message_from_bytes(raw, policy=compat32)
+    except Exception as exc:  # the stdlib parser is lenient; this is a last resort
+        raise MalformedMessage(f"cannot be parsed as email ({exc.__class__.__name__}: {exc})") from exc
+    if not msg.keys():
+        raise MalformedMessage("no email headers found")
+    notes: list[str] = []
+    h = lambda name: _header(msg, name, notes)  # noqa: E731
+
+    message_id = _message_id(h("Message-ID"))
+    synthetic = not message_id
+    if synthetic:
+        message_id = f"sasc-{sha[:24]}"
+        notes.append("no Message-ID; a stable id was made from the message's SHA-256")
+
+    date_text = h("Date")
+    date_iso, ts = None, None
+    if date_text:
+        try:
+            dt = parsedate_to_datetime(date_text)
+            if dt.tzinfo is None:
+                dt = dt.replace(tzinfo=timezone.utc)
+                notes.append("Date has no time zone; taken as UTC")
+            date_iso, ts = dt.isoformat(), dt.timestamp()
+        except (TypeError, ValueError, OverflowError, IndexError):
+            notes.append(f"unreadable Date header {date_text[:60]!r}")
+    else:
+        notes.append("no Date header")
+
+    sender, to, cc, bcc = h("From"), h("To"), h("Cc"), h("Bcc")
+    subject = h("Subject")
+    walker = _Walker(notes)
+    walker.walk(msg)
+    body = walker.body()
+    from_addrs = addresses(sender)
+    return Message(
+        message_id=message_id, synthetic_id=synthetic, date=date_iso, timestamp=ts,
+        sender=sender, to=to, cc=cc, bcc=bcc, reply_to=h("Reply-To"), subject=subject,
+        in_reply_to=(_id_list(h("In-Reply-To")) or ("",))[0], references=_id_list(h("References")),
+        folder=h("X-Folder") or folder, importance=h("Importance"),
+        priority=h("X-Priority") or h("Priority"), sensitivity_header=h("Sensitivity"),
+        body=body, body_is_html=not any(p.strip() for p in walker.plain) and bool(walker.html),
+        attachments=tuple(walker.attachments), raw_sha256=sha, raw_size=len(raw),
+        location=location, notes=tuple(dict.fromkeys(notes)),
+        from_addr=from_addrs[0] if from_addrs else "",
+        recipient_addrs=tuple(dict.fromkeys(addresses(to, cc, bcc))),
+    )

@@ -1,0 +1,158 @@
+"""Sources of raw messages: mbox files, maildirs, folders of message files, single files, PST.
+
+Sources are only ever read (opened read-only; never locked, rewritten or moved).
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import InputError
+
+# An mbox separator: "From " at the start of the file or after an empty line.
+_SEPARATOR = re.compile(rb"(?:\A|(?<=\n\n)|(?<=\n\r\n))From [^\n]*\n")
+_QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
+
+
+@dataclass(frozen=True)
+class RawItem:
+    location: str   # path, plus "#N" (1-based) for the N-th message of an mbox
+    folder: str     # the folder the message came from (relative to the source), for dedup and display
+    data: bytes | None  # None when the item could not be read (error says why)
+    error: str = ""
+
+
+def source_kind(path: Path) -> str:
+    """mbox | maildir | folder | message | pst."""
+    if path.is_dir():
+        return "maildir" if _is_maildir(path) else "folder"
+    if path.suffix.lower() == ".pst":
+        return "pst"
+    if path.is_file():
+        with open(path, "rb") as f:
+            return "mbox" if f.read(5) == b"From " else "message"
+    raise InputError(f"{path}: no such file or folder")
+
+
+def _is_maildir(path: Path) -> bool:
+    return (path / "cur").is_dir() and (path / "new").is_dir()
+
+
+def count_messages(path: Path) -> int:
+    """A quick count for progress bars (mbox separators and files; no parsing)."""
+    kind = source_kind(path)
+    if kind == "mbox":
+        return _count_mbox(path)
+    if kind in ("maildir", "folder"):
+        return sum(_count_mbox(p) if k == "mbox" else 1 for p, k, _ in _walk_files(path))
+    return 1
+
+
+def _count_mbox(path: Path) -> int:
+    if path.stat().st_size == 0:
+        return 0
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        return sum(1 for _ in _SEPARATOR.finditer(mm))
+
+
+def iter_mbox(path: Path, folder: str, start: int = 0) -> Iterator[RawItem]:
+    """Messages of an mbox (mboxrd unquoting: one '>' is removed from '>From ' lines)."""
+    if path.stat().st_size == 0:
+        return
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        starts = [m.end() for m in _SEPARATOR.finditer(mm)]
+        ends = [m.start() for m in _SEPARATOR.finditer(mm)][1:] + [len(mm)]
+        for n, (a, b) in enumerate(zip(starts, ends), 1):
+            if n <= start:
+                continue
+            data = mm[a:b]
+            if data.endswith(b"\n\n"):
+                data = data[:-1]
+            elif data.endswith(b"\r\n\r\n"):
+                data = data[:-2]
+            if b">From " in data:
+                data = _QUOTED_FROM.sub(rb"\1", data)
+            yield RawItem(f"{path}#{n}", folder, data)
+
+
+def _walk_files(root: Path) -> Iterator[tuple[Path, str, str]]:
+    """(path, kind, folder) for every message-bearing file under root, in a stable order.
+    Maildir 'tmp' folders (messages still being delivered) and hidden files are passed over."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") or _is_maildir(here / d))
+        if _is_maildir(here) and "tmp" in dirnames:
+            dirnames.remove("tmp")
+        rel = here.relative_to(root)
+        folder = str(rel.parent if here.name in ("cur", "new") and _is_maildir(here.parent) else rel)
+        folder = "" if folder == "." else folder
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            p = here / name
+            if not p.is_file() or p.is_symlink():
+                continue
+            if name.lower().endswith(".pst"):
+                yield p, "pst", folder
+                continue
+            try:
+                with open(p, "rb") as f:
+                    head = f.read(5)
+            except OSError:
+                head = b""
+            yield p, ("mbox" if head == b"From " else "message"), folder
+
+
+def _read(path: Path, folder: str) -> RawItem:
+    try:
+        return RawItem(str(path), folder, path.read_bytes())
+    except OSError as exc:
+        return RawItem(str(path), folder, None, f"unreadable file: {exc.strerror or exc}")
+
+
+def iter_source(path: Path) -> Iterator[RawItem]:
+    """Every raw message of a source, in a stable order."""
+    path = Path(path)
+    kind = source_kind(path)
+    if kind == "mbox":
+        yield from iter_mbox(path, path.stem)
+    elif kind == "message":
+        yield _read(path, path.parent.name)
+    elif kind == "pst":
+        yield from iter_pst(path)
+    else:
+        base = path.name
+        for p, k, folder in _walk_files(path):
+            folder = f"{base}/{folder}" if folder else base
+            if k == "mbox":
+                yield from iter_mbox(p, f"{folder}/{p.stem}")
+            elif k == "pst":
+                yield from iter_pst(p)
+            else:
+                yield _read(p, folder)
+
+
+def iter_pst(path: Path) -> Iterator[RawItem]:
+    """PST through libpst's ``readpst`` (converted to mbox files in a temporary folder)."""
+    readpst = shutil.which("readpst")
+    if not readpst:
+        raise InputError(
+            f"{path}: reading PST files needs the 'readpst' program (libpst), which is not installed. "
+            "Install it (Debian/Ubuntu: 'apt-get install pst-utils'; macOS: 'brew install libpst') "
+            "or export the PST to mbox from Outlook first.")
+    with tempfile.TemporaryDirectory(prefix="sasc-pst-") as tmp:
+        result = subprocess.run([readpst, "-q", "-r", "-o", tmp, str(path)], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise InputError(f"{path}: readpst could not read it: {result.stderr.strip()[:300]}")
+        for p, k, folder in _walk_files(Path(tmp)):
+            items = iter_mbox(p, folder or p.stem) if k == "mbox" else iter([_read(p, folder)])
+            for item in items:
+                local = item.location.replace(str(p), f"{path}!{p.relative_to(tmp)}")
+                yield RawItem(local, item.folder, item.data, item.error)

@@ -1,0 +1,205 @@
+"""The one facade the GUI and the CLI call: open a project, run named operations on it.
+
+Every operation is plain Python, runs without Qt, takes an optional Progress for long work, and
+returns small records or plain dicts; errors are SascError subclasses with readable messages.
+A Session may be used from a worker thread: the store keeps one SQLite connection per thread.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from .errors import InputError, ProjectError
+from .index import DEFAULT_FIELD_WEIGHTS, INDEX_VERSION, SearchIndex
+from .ingest.importer import Importer, repair_index
+from .progress import Progress
+from .project import Store, init_project, open_project_paths
+from .project.layout import ProjectPaths
+from .records import IngestReport, SearchHit, SearchResult
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "field_weights": dict(DEFAULT_FIELD_WEIGHTS),
+    "internal_domains": None,       # None: inferred from the collection
+    "owner_addresses": [],          # the donor's addresses (their copy of a message is kept)
+    "active_persona": None,
+}
+
+
+class Session:
+    def __init__(self, paths: ProjectPaths, store: Store, index: SearchIndex):
+        self.paths, self.store, self.index = paths, store, index
+
+    # opening ------------------------------------------------------------------------
+    @classmethod
+    def create(cls, root: Path | str) -> "Session":
+        paths = init_project(Path(root))
+        store = Store(paths.db, create=True)
+        store.set_meta("index_version", str(INDEX_VERSION))
+        return cls(paths, store, SearchIndex(paths.index, create=True))
+
+    @classmethod
+    def open(cls, root: Path | str, progress: Optional[Progress] = None) -> "Session":
+        paths = open_project_paths(Path(root))
+        store = Store(paths.db)
+        if store.get_meta("index_version") != str(INDEX_VERSION):
+            # The index is derived data: rebuild it from the store.
+            index = SearchIndex.recreate(paths.index)
+            store.con.execute("UPDATE messages SET indexed = 0")
+            store.set_meta("index_version", str(INDEX_VERSION))
+        else:
+            index = SearchIndex(paths.index)
+        session = cls(paths, store, index)
+        repair_index(store, index, progress)
+        return session
+
+    @property
+    def root(self) -> Path:
+        return self.paths.root
+
+    def close(self) -> None:
+        self.index.close()
+        self.store.close()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # settings -----------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        return {k: self.store.get_setting(k, v) for k, v in DEFAULT_SETTINGS.items()}
+
+    def update_settings(self, **values: Any) -> dict[str, Any]:
+        unknown = set(values) - set(DEFAULT_SETTINGS)
+        if unknown:
+            raise InputError(f"unknown setting(s): {', '.join(sorted(unknown))}; "
+                             f"settings are: {', '.join(DEFAULT_SETTINGS)}")
+        if "field_weights" in values:
+            weights = values["field_weights"]
+            bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS
+                   or not isinstance(v, (int, float)) or v < 0}
+            if bad:
+                raise InputError(f"field weights must be numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; got {bad}")
+            values["field_weights"] = {**DEFAULT_FIELD_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
+        with self.store.transaction():
+            for k, v in values.items():
+                self.store.set_setting(k, v)
+        return self.settings()
+
+    # ingest -------------------------------------------------------------------------
+    def ingest(self, sources: Iterable[Path | str], progress: Optional[Progress] = None,
+               workers: Optional[int] = None) -> IngestReport:
+        sources = [Path(s) for s in sources]
+        if not sources:
+            raise InputError("nothing to ingest: give at least one mbox, maildir, folder or message file")
+        importer = Importer(self.store, self.index, self.settings()["owner_addresses"], workers=workers)
+        return importer.run(sources, progress)
+
+    def reindex(self, progress: Optional[Progress] = None) -> int:
+        """Rebuild the search index from the store."""
+        self.index.close()
+        self.index = SearchIndex.recreate(self.paths.index)
+        self.store.con.execute("UPDATE messages SET indexed = 0")
+        return repair_index(self.store, self.index, progress)
+
+    # search -------------------------------------------------------------------------
+    def search(self, query: str, limit: int = 10, offset: int = 0) -> SearchResult:
+        if limit < 1:
+            raise InputError("limit must be at least 1")
+        hits, total, ms, q = self.index.search(query, limit=limit, offset=max(0, offset),
+                                               weights=self.settings()["field_weights"])
+        info = self._summaries([h[0] for h in hits])
+        out = []
+        for rank, (row_id, doc_id, score) in enumerate(hits, offset + 1):
+            row = info.get(row_id)
+            if row is None:  # in the index but gone from the store: never show it
+                continue
+            out.append(SearchHit(rank=rank, doc_id=doc_id, score=score, subject=row["subject"],
+                                 sender=row["sender"], date=row["date"], id=row_id))
+        return SearchResult(query=query, hits=tuple(out), total=total, ms=ms,
+                            terms=tuple(sorted(self.index.query_terms(q))))
+
+    def _summaries(self, ids: list[int]) -> dict[int, Any]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.store.con.execute(
+            f"SELECT id, doc_id, subject, sender, date, thread_id FROM messages WHERE id IN ({marks})", ids)
+        return {r["id"]: r for r in rows}
+
+    def highlight_spans(self, text: str, terms: Iterable[str]) -> list[tuple[int, int]]:
+        return self.index.highlight_spans(text, set(terms))
+
+    # documents ----------------------------------------------------------------------
+    def _row(self, doc_id: str):
+        con = self.store.con
+        row = con.execute("SELECT * FROM messages WHERE doc_id = ?", (doc_id,)).fetchone()
+        if row is None and doc_id.isdigit():
+            row = con.execute("SELECT * FROM messages WHERE id = ?", (int(doc_id),)).fetchone()
+        if row is None:
+            raise InputError(f"no document {doc_id!r} in this project")
+        return row
+
+    def document(self, doc_id: str) -> dict[str, Any]:
+        """The whole record of one document, as plain data."""
+        row = self._row(doc_id)
+        con = self.store.con
+        doc = {k: row[k] for k in row.keys() if k not in ("indexed", "notes", "refs")}
+        doc["from"] = doc.pop("sender")
+        doc["to"] = doc.pop("recipients")
+        doc["references"] = row["refs"].split() if row["refs"] else []
+        doc["notes"] = json.loads(row["notes"])
+        doc["attachments"] = [
+            {k: a[k] for k in ("name", "original_name", "mime_type", "size", "sha256", "text")}
+            | {"is_message": bool(a["is_message"])}
+            for a in con.execute("SELECT * FROM attachments WHERE message = ? ORDER BY ord", (row["id"],))]
+        doc["copies"] = [dict(c) for c in con.execute(
+            "SELECT location, folder, raw_sha256, kept FROM copies WHERE message = ? ORDER BY id", (row["id"],))]
+        doc["thread"] = self.thread(row["doc_id"])
+        return doc
+
+    def thread(self, doc_id: str) -> list[dict[str, Any]]:
+        row = self._row(doc_id)
+        return [dict(r) for r in self.store.con.execute(
+            "SELECT id, doc_id, date, sender, subject FROM messages WHERE thread_id = ? "
+            "ORDER BY ts IS NULL, ts, id", (row["thread_id"],))]
+
+    def raw_message(self, doc_id: str) -> bytes:
+        row = self._row(doc_id)
+        blob = self.store.con.execute("SELECT data FROM raw WHERE message = ?", (row["id"],)).fetchone()
+        if blob is None:
+            raise ProjectError(f"the raw copy of {doc_id!r} is missing from the project")
+        return zlib.decompress(blob[0])
+
+    # overview -----------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        con = self.store.con
+        one = lambda sql: (con.execute(sql).fetchone() or [None])[0]  # noqa: E731
+        return {
+            "project": str(self.root),
+            "messages": one("SELECT COUNT(*) FROM messages"),
+            "copies": one("SELECT COUNT(*) FROM copies"),
+            "attachments": one("SELECT COUNT(*) FROM attachments"),
+            "threads": one("SELECT COUNT(DISTINCT thread_id) FROM messages"),
+            "people": one("SELECT COUNT(*) FROM (SELECT sender AS a FROM edges UNION SELECT recipient FROM edges)"),
+            "skipped": one("SELECT COUNT(*) FROM skipped"),
+            "sources": [dict(r) for r in con.execute("SELECT path, kind, status, last_run FROM sources ORDER BY id")],
+            "first_date": one("SELECT date FROM messages WHERE ts = (SELECT MIN(ts) FROM messages)"),
+            "last_date": one("SELECT date FROM messages WHERE ts = (SELECT MAX(ts) FROM messages)"),
+            "unindexed": one("SELECT COUNT(*) FROM messages WHERE indexed = 0"),
+            "personas": [r[0] for r in con.execute("SELECT id FROM personas ORDER BY id")],
+            "topics": one("SELECT COUNT(*) FROM topics"),
+        }
+
+    def skipped(self) -> list[dict[str, str]]:
+        return [dict(r) for r in self.store.con.execute("SELECT location AS source, reason FROM skipped ORDER BY id")]
+
+    def network(self) -> list[tuple[str, str, str, int]]:
+        return [tuple(r) for r in self.store.con.execute("SELECT sender, recipient, kind, count FROM edges")]
+
+    def sender_domains(self) -> Counter:
+        return Counter(r[0].rpartition("@")[2] for r in self.store.con.execute("SELECT from_addr FROM messages WHERE from_addr <> ''"))
