@@ -1,0 +1,48 @@
+"""``sasc evaluate``: score TREC runs against qrels and sensitivity judgments."""
+from __future__ import annotations
+
+import argparse
+
+from ..engine.evaluate import (Judgments, evaluate_runs, format_report, load_run, parse_measure, personas,
+                               read_qrels, read_sensitivity)
+from ..engine.evaluate.report import unique_tags
+from ..engine.errors import SascError
+from .common import print_json
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "evaluate", help="score runs with search-among-sensitive-content measures",
+        description="Score one or more TREC runs. Measures are written like nCS-DCG@10(cost=12), "
+                    "TERN@10(M=1), nDCG@10. Every pair of runs is compared with paired two-tailed "
+                    "t, Wilcoxon and sign tests on the topics defined for both.")
+    p.add_argument("--qrels", required=True, help="TREC qrels: topic 0 docid rel")
+    p.add_argument("--sensitivity", help="sensitivity judgments: 'persona docid level' or 'topic persona docid level'")
+    p.add_argument("--persona", help="persona to use when the sensitivity file has several")
+    p.add_argument("--run", action="append", required=True, help="TREC run (repeat for several runs)")
+    p.add_argument("--measure", action="append", required=True, help="measure, e.g. nCS-DCG@10(cost=12) (repeatable)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run_evaluate)
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    measures = [parse_measure(m) for m in args.measure]   # fail fast on a typo
+    qrels = read_qrels(args.qrels)
+    sens = []
+    if args.sensitivity:
+        sens = read_sensitivity(args.sensitivity)
+        names = personas(sens)
+        if args.persona is None and len(names) > 1:
+            raise SascError(f"{args.sensitivity} has judgments for several personas; choose one with "
+                            f"--persona: {', '.join(names)}")
+    elif args.persona is not None:
+        raise SascError("--persona needs --sensitivity")
+    judgments = Judgments.from_records(qrels, sens, args.persona)
+    loaded = [load_run(path) for path in args.run]
+    tags = unique_tags([tag for tag, _ in loaded], args.run)
+    report = evaluate_runs({tag: ranked for tag, (_, ranked) in zip(tags, loaded)}, judgments, measures)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(format_report(report))
+    return 0
