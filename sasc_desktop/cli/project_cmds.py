@@ -47,6 +47,14 @@ def register(sub) -> None:
     p.add_argument("dir", type=Path)
     p.set_defaults(func=cmd_reindex)
 
+    p = sub.add_parser("demo", help="build the demo project: synthetic mail with topics and sensitivity judgments")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--messages", type=int, default=None, help="unique messages (default 3000)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--no-train", action="store_true", help="do not train the sensitivity classifiers")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_demo)
+
     p = sub.add_parser("settings", help="show or change project settings")
     p.add_argument("dir", type=Path)
     p.add_argument("--set", metavar="KEY=JSON", action="append", default=[],
@@ -130,6 +138,24 @@ def cmd_reindex(args) -> int:
         n = s.reindex(Progress(bar))
     bar.finish()
     print(f"re-indexed {n} documents")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from ..engine.demo_project import DEMO_MESSAGES, DEMO_SEED, build_demo_project
+
+    bar = TextProgressBar("demo")
+    root = build_demo_project(args.dir, n_messages=args.messages or DEMO_MESSAGES,
+                              seed=DEMO_SEED if args.seed is None else args.seed,
+                              progress=Progress(bar), train=not args.no_train)
+    bar.finish()
+    with Session.open(root) as s:
+        stats = s.stats()
+    if args.json:
+        print_json(stats)
+    else:
+        print(f"demo project ready at {root}: {stats['messages']} messages, {stats['topics']} topics, "
+              f"personas {', '.join(stats['personas'])}")
     return 0
 
 
