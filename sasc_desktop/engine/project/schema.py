@@ -76,4 +76,16 @@ MIGRATIONS: list[str] = [
                               level INTEGER NOT NULL, source TEXT NOT NULL DEFAULT '',
                               PRIMARY KEY (persona, topic, doc_id)) WITHOUT ROWID;
     """,
+    # classify: one sensitivity model per persona, and its stored probabilities
+    """
+    CREATE TABLE classifier_models (
+        persona TEXT PRIMARY KEY, version INTEGER NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL,
+        trained_at TEXT NOT NULL, feature_key TEXT NOT NULL, info TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE scores (
+        persona TEXT NOT NULL, message INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        prob REAL NOT NULL, model_version INTEGER NOT NULL,
+        PRIMARY KEY (persona, message)
+    ) WITHOUT ROWID;
+    """,
 ]
