@@ -1,0 +1,379 @@
+"""Cross-validated search-and-protect experiments (Sayed & Oard 2019; dissertation ch. 5-6).
+
+``run_experiment(session, persona, ...)`` builds candidates and features for every judged topic
+of a project, splits the topics into ``folds`` rotating folds (3 train / 1 validation / 1 test
+for 5 folds), trains the persona's sensitivity classifier without the test fold's documents
+(``classifier="learned"``, engine/classify) or uses the true labels (``"oracle"``), trains each
+ranker for each protection approach, and scores the test topics' lists with every evaluation
+measure. The result is plain data: ``{"results": [{"ranker", "approach", "measure", "mean",
+"per_topic": {...}}], "tests": [...], ...}`` (see :func:`run_experiment`).
+
+Approaches: ``relevance`` (relevance features, relevance objective), ``prefilter`` (predicted
+sensitive candidates removed before training and ranking), ``postfilter`` (relevance ranking,
+predicted sensitive removed), ``demote`` (sensitive training labels set to 0), ``joint``
+(sensitivity features + the cost-sensitive objective), ``joint_postfilter``. With
+``cluster_replacement`` every approach also appears as ``<approach>+cr``. Cutoff policies:
+``fixed`` (k), ``static`` (one cutoff learned on validation), ``dynamic`` (floor(k (1 -
+predicted sensitive / candidates)) per query) and ``threshold`` (Carmel et al.: a score threshold
+learned on validation maximising nDCG_f).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from ..progress import Progress
+from .measures import Measure
+from .judgments import counts_from_levels
+from .registry import parse_measure
+from .stats import mean_ci, paired_tests
+
+APPROACHES = ("relevance", "prefilter", "postfilter", "demote", "joint", "joint_postfilter")
+CUTOFFS = ("fixed", "static", "dynamic", "threshold")
+SENS_THRESHOLD = 0.5
+
+
+# ------------------------------------------------------------------------ dataset
+def build_dataset(session, persona: str, depth: int = 200, extractor=None, progress: Optional[Progress] = None,
+                  topic_ids: Optional[Sequence[str]] = None):
+    """RankData over every judged topic: candidates (title+description, Whoosh top ``depth``),
+    relevance features, metadata in ``meta_`` (attribute of the returned tuple) ...
+
+    Returns ``(data, meta)``: RankData with relevance features (prob unset) and the [N, 4]
+    metadata matrix. The pool of a topic is its judged documents plus its candidates (so every
+    document that can be shown is inside the measures' bounds)."""
+    from ..project import judgments as J
+    from ..rank.data import RankData
+    from ..rank.features import FeatureExtractor, relevance_feature_names
+    ex = extractor or FeatureExtractor(session, depth=depth)
+    qrels = J.qrels(session.store)
+    sens = J.sensitivity(session.store, persona)
+    topics = [t for t in J.topics(session.store) if t["id"] in qrels and (topic_ids is None or t["id"] in topic_ids)]
+    if not topics:
+        raise InputError("the project has no topics with relevance judgments: import topics and qrels first")
+    Xs, rels, senss, metas, offs, docs, prel, psens, ids = [], [], [], [], [0], [], [], [], []
+    for i, t in enumerate(topics):
+        if progress:
+            progress.update(i, len(topics), f"features for topic {t['id']}")
+        cands = ex.candidates(f"{t['title']} {t.get('description', '')}", depth)
+        dids = [d for d, _ in cands]
+        X = ex.relevance(t["title"], t.get("description", ""), dids, [s for _, s in cands])
+        q = qrels[t["id"]]
+        Xs.append(X)
+        rels.append(np.array([q.get(d, 0) for d in dids], np.int64))
+        senss.append(np.array([sens.get(d, 0) for d in dids], np.int64))
+        metas.append(ex.metadata(dids))
+        offs.append(offs[-1] + len(dids))
+        docs.extend(dids)
+        pool = list(dict.fromkeys(list(q) + dids))
+        prel.append(np.array([max(q.get(d, 0), 0) for d in pool], np.int64))
+        psens.append(np.array([sens.get(d, 0) for d in pool], np.int64))
+        ids.append(t["id"])
+    F = len(relevance_feature_names())
+    data = RankData(np.vstack(Xs) if docs else np.zeros((0, F)), np.concatenate(rels), np.concatenate(senss),
+                    np.array(offs), tuple(ids), tuple(docs), tuple(prel), tuple(psens), relevance_feature_names())
+    meta = np.vstack(metas) if docs else np.zeros((0, 4))
+    return data, meta, ex
+
+
+def with_sensitivity(data, prob: np.ndarray, meta: np.ndarray):
+    from ..rank.features import SENS_FEATURES, sensitivity_features
+    X = np.hstack([data.X, sensitivity_features(prob, meta)])
+    return replace(data, X=X, feature_names=tuple(data.feature_names) + SENS_FEATURES, prob=np.asarray(prob, float))
+
+
+def folds_for(n_topics: int, n_folds: int = 5, seed: int = 0) -> list[np.ndarray]:
+    if n_topics < 3:
+        raise InputError(f"an experiment needs at least 3 judged topics (found {n_topics})")
+    n_folds = max(3, min(n_folds, n_topics))
+    order = np.random.default_rng(seed).permutation(n_topics)
+    return [np.sort(order[f::n_folds]) for f in range(n_folds)]
+
+
+# ----------------------------------------------------------------------- scoring lists
+def score_lists(measure: Measure, data, lists: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-topic values of ``measure`` for ranked lists of local candidate indexes."""
+    T = data.n_topics
+    k = measure.k
+    R = np.zeros((T, max(k, 1)), np.int64)
+    S = np.zeros_like(R)
+    lengths = np.zeros(T, np.int64)
+    for t, lst in enumerate(lists):
+        g = data.group(t)
+        lst = np.asarray(lst, int)[:k]
+        R[t, : len(lst)] = data.rel[g][lst]
+        S[t, : len(lst)] = data.sens[g][lst]
+        lengths[t] = len(lst)
+    state = measure.prepare_batch(counts_from_levels([np.asarray(r) for r in data.pool_rel],
+                                                     [np.asarray(s) for s in data.pool_sens]))
+    return measure.score_batch(state, R, S, lengths)
+
+
+def oracle_probabilities(data) -> np.ndarray:
+    return (np.asarray(data.sens) > 0).astype(float)
+
+
+def learned_probabilities(session, persona: str, train_doc_ids: Sequence[str], doc_ids: Sequence[str], **opts) -> np.ndarray:
+    try:
+        from ..classify import fit_model
+    except ImportError as exc:
+        raise InputError("the learned sensitivity classifier (engine/classify) is not available; "
+                         "use --classifier oracle") from exc
+    model = fit_model(session, persona, list(train_doc_ids), **opts)
+    uniq = list(dict.fromkeys(doc_ids))
+    p = np.asarray(model.predict_proba_docs(session, uniq), float)
+    if p.ndim == 2:
+        p = p[:, -1]
+    lookup = dict(zip(uniq, p))
+    return np.array([lookup[d] for d in doc_ids], float)
+
+
+# ---------------------------------------------------------------- per-fold approaches
+def _topic_lists(data, scores: np.ndarray, keep: Optional[np.ndarray] = None) -> list[np.ndarray]:
+    out = []
+    for t in range(data.n_topics):
+        g = data.group(t)
+        s = scores[g]
+        order = np.argsort(-s, kind="stable")
+        if keep is not None:
+            order = order[keep[g][order]]
+        out.append(order)
+    return out
+
+
+def approach_lists(approach: str, ranker_factory: Callable, train, valid, test, rel_cols, objective: str,
+                   rel_objective: str, cache: dict, threshold: float = SENS_THRESHOLD):
+    """Full ranked candidate lists (local indexes, unfiltered length) per test topic, and the
+    scores used. ``cache`` shares models between approaches of one fold and ranker."""
+    def fit(key, tr, va, cols, obj):
+        if key not in cache:
+            t0 = time.perf_counter()
+            cache[key] = (ranker_factory(obj).fit(tr.with_columns(cols), va.with_columns(cols)), cols)
+            cache.setdefault("_times", {})[key] = time.perf_counter() - t0
+        return cache[key]
+
+    all_cols = list(range(train.X.shape[1]))
+    safe_test = test.prob < threshold
+    if approach in ("relevance", "postfilter"):
+        model, cols = fit("relevance", train, valid, rel_cols, rel_objective)
+        scores = model.predict(test.X[:, cols])
+        return _topic_lists(test, scores, safe_test if approach == "postfilter" else None), scores, model, cols
+    if approach == "prefilter":
+        model, cols = fit("prefilter", train.select_rows(train.prob < threshold),
+                          valid.select_rows(valid.prob < threshold), rel_cols, rel_objective)
+        scores = model.predict(test.X[:, cols])
+        return _topic_lists(test, scores, safe_test), scores, model, cols
+    if approach == "demote":
+        model, cols = fit("demote", train.with_labels(train.rel * (train.sens == 0)),
+                          valid.with_labels(valid.rel * (valid.sens == 0)), rel_cols, rel_objective)
+        scores = model.predict(test.X[:, cols])
+        return _topic_lists(test, scores), scores, model, cols
+    if approach in ("joint", "joint_postfilter"):
+        model, cols = fit("joint", train, valid, all_cols, objective)
+        scores = model.predict(test.X[:, cols])
+        return _topic_lists(test, scores, safe_test if approach == "joint_postfilter" else None), scores, model, cols
+    raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(APPROACHES)}")
+
+
+def _cut(lists, lengths):
+    return [lst[: int(c)] for lst, c in zip(lists, lengths)]
+
+
+def apply_cutoff(policy: str, lists, data, k: int, scores=None, learned=None) -> list[np.ndarray]:
+    if policy == "fixed":
+        return [lst[:k] for lst in lists]
+    if policy == "static":
+        return [lst[: learned] for lst in lists]
+    if policy == "dynamic":
+        from ..protect.policies import dynamic_cutoff
+        out = []
+        for t, lst in enumerate(lists):
+            g = data.group(t)
+            n_pred = int((data.prob[g] >= SENS_THRESHOLD).sum())
+            out.append(lst[: dynamic_cutoff(k, n_pred, g.stop - g.start)])
+        return out
+    if policy == "threshold":
+        out = []
+        for t, lst in enumerate(lists):
+            s = scores[data.group(t)]
+            out.append(lst[:k][s[lst[:k]] >= learned])
+        return out
+    raise InputError(f"unknown cutoff policy {policy!r}; policies are: {', '.join(CUTOFFS)}")
+
+
+def _clusters_for(ex, data, t, n_clusters=20):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from ..protect.policies import repeated_bisection
+    g = data.group(t)
+    docs = data.doc_ids[g]
+    if len(docs) == 0:
+        return np.zeros(0, int)
+    toks = [ex._tokens.get(d, {}).get("all", []) or ["_empty_"] for d in docs]
+    V = TfidfVectorizer(analyzer=lambda x: x, sublinear_tf=True).fit_transform(toks).toarray()
+    return repeated_bisection(V, n_clusters=n_clusters, seed=t)
+
+
+# ------------------------------------------------------------------------ experiment
+def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"),
+                   approaches: Sequence[str] = APPROACHES, objective: str = "nCS-DCG@10(cost=12)",
+                   eval_measures: Sequence[str] = ("nCS-DCG@10(cost=12)",), classifier: str = "learned",
+                   folds: int = 5, cluster_replacement: bool = False, cutoff: str = "fixed",
+                   depth: int = 200, seed: int = 0, ranker_params: Optional[dict] = None,
+                   classifier_opts: Optional[dict] = None, progress: Optional[Progress] = None,
+                   dataset=None) -> dict:
+    from ..rank.rankers import make_ranker
+    from ..rank.data import Evaluator
+    from ..protect.policies import cluster_replace, learn_score_threshold, learn_static_cutoff
+    obj = parse_measure(objective)
+    measures = [parse_measure(m) for m in eval_measures]
+    if not measures:
+        raise InputError("give at least one evaluation measure (--eval)")
+    k = obj.k
+    rel_objective = f"nDCG@{k}"
+    for a in approaches:
+        if a not in APPROACHES:
+            raise InputError(f"unknown approach {a!r}; approaches are: {', '.join(APPROACHES)}")
+    if cutoff not in CUTOFFS:
+        raise InputError(f"unknown cutoff policy {cutoff!r}; policies are: {', '.join(CUTOFFS)}")
+    if classifier not in ("learned", "oracle"):
+        raise InputError("classifier must be 'learned' or 'oracle'")
+    prog = progress or Progress()
+    t_start = time.perf_counter()
+    if dataset is None:
+        dataset = build_dataset(session, persona, depth=depth, progress=prog)
+    base, meta, ex = dataset
+    rel_cols = list(range(base.X.shape[1]))
+    fold_idx = folds_for(base.n_topics, folds, seed)
+    nf = len(fold_idx)
+    names = [a + s for a in approaches for s in ([""] + (["+cr"] if cluster_replacement else []))]
+    per = {(r, a, m.name): {} for r in rankers for a in names for m in measures}
+    curves = {(r, a): np.zeros(k + 1) for r in rankers for a in approaches}
+    curve_n = {(r, a): 0 for r in rankers for a in approaches}
+    train_times: dict[str, list[float]] = {}
+    shown_sensitive = {(r, a): 0 for r in rankers for a in names}
+    learned_policy = []
+    clusters_cache: dict[int, np.ndarray] = {}
+    for f in range(nf):
+        prog.check()
+        prog.update(f, nf, f"fold {f + 1} of {nf}")
+        test_t = fold_idx[f]
+        valid_t = fold_idx[(f + 1) % nf]
+        train_t = np.sort(np.concatenate([fold_idx[j] for j in range(nf) if j not in (f, (f + 1) % nf)]))
+        if classifier == "oracle":
+            prob = oracle_probabilities(base)
+        else:
+            test_docs = set()
+            for t in test_t:
+                test_docs.update(base.doc_ids[base.group(t)])
+            from ..project import judgments as J
+            sens_all = J.sensitivity(session.store, persona)
+            train_docs = [d for d in sens_all if d not in test_docs]
+            extra = [d for d in dict.fromkeys(base.doc_ids) if d not in test_docs and d not in sens_all]
+            prob = learned_probabilities(session, persona, train_docs + extra, list(base.doc_ids),
+                                         **(classifier_opts or {}))
+        data = with_sensitivity(base, prob, meta)
+        train, valid, test = data.subset(train_t), data.subset(valid_t), data.subset(test_t)
+        for r in rankers:
+            params = dict((ranker_params or {}).get(r, {}))
+            factory = lambda o, r=r, params=params: make_ranker(r, objective=o, **params)  # noqa: E731
+            cache: dict = {}
+            for a in approaches:
+                lists, scores, model, cols = approach_lists(a, factory, train, valid, test, rel_cols, objective,
+                                                            rel_objective, cache)
+                # learn cutoff policies on validation
+                learned = None
+                if cutoff in ("static", "threshold"):
+                    vlists, vscores, _, _ = approach_lists(a, factory, train, valid, valid, rel_cols, objective,
+                                                           rel_objective, cache)
+                    if cutoff == "static":
+                        learned = learn_static_cutoff(
+                            lambda c: _mean(score_lists(obj, valid, [l[:c] for l in vlists])), k)
+                    else:
+                        ndcgf = parse_measure(f"nDCG_f@{k}")
+                        learned = learn_score_threshold(
+                            lambda th: _mean(score_lists(ndcgf, valid, [l[:k][vscores[valid.group(t)][l[:k]] >= th]
+                                                                       for t, l in enumerate(vlists)])), vscores)
+                    learned_policy.append({"fold": f, "ranker": r, "approach": a, "cutoff": cutoff,
+                                           "value": float(learned) if np.isfinite(learned) else None})
+                for c in range(k + 1):
+                    curves[(r, a)][c] += _mean(score_lists(measures[0], test, [l[:c] for l in lists])) * len(test_t)
+                curve_n[(r, a)] += len(test_t)
+                variants = {a: apply_cutoff(cutoff, lists, test, k, scores, learned)}
+                if cluster_replacement:
+                    cr = []
+                    for t, l in enumerate(lists):
+                        gt = int(test_t[t])
+                        if gt not in clusters_cache:
+                            clusters_cache[gt] = _clusters_for(ex, base, gt)
+                        cut_len = len(variants[a][t])
+                        g = test.group(t)
+                        cr.append(cluster_replace(l, cut_len, clusters_cache[gt], test.prob[g])
+                                  if a not in ("postfilter", "prefilter", "joint_postfilter")
+                                  else _cr_filtered(l, cut_len, clusters_cache[gt], test.prob[g]))
+                    variants[a + "+cr"] = cr
+                for name, lsts in variants.items():
+                    for t, l in enumerate(lsts):
+                        shown_sensitive[(r, name)] += int((test.sens[test.group(t)][np.asarray(l, int)] > 0).sum())
+                    for m in measures:
+                        vals, ok = score_lists(m, test, lsts)
+                        for t, v, d in zip(test.topics, vals, ok):
+                            per[(r, name, m.name)][t] = float(v) if d else None
+            for key, sec in cache.get("_times", {}).items():
+                train_times.setdefault(f"{r}/{key}", []).append(sec)
+    prog.update(nf, nf, "experiment finished")
+    results = []
+    for (r, a, mname), pt in per.items():
+        vals = [v for v in pt.values() if v is not None]
+        ci = mean_ci(vals) if len(vals) > 1 else None
+        results.append({"ranker": r, "approach": a, "measure": mname,
+                        "mean": float(np.mean(vals)) if vals else None,
+                        "ci": [ci.low, ci.high] if ci else None, "n_topics": len(vals),
+                        "undefined_topics": len(pt) - len(vals),
+                        "shown_sensitive": shown_sensitive[(r, a)],
+                        "per_topic": dict(sorted(pt.items(), key=lambda kv: (len(kv[0]), kv[0])))})
+    tests = []
+    for r in rankers:
+        for m in measures:
+            for a in names:
+                for b in names:
+                    if a >= b:
+                        continue
+                    pa, pb = per[(r, a, m.name)], per[(r, b, m.name)]
+                    common = [t for t in pa if pa[t] is not None and pb.get(t) is not None]
+                    if len(common) < 2:
+                        continue
+                    pt = paired_tests([pa[t] for t in common], [pb[t] for t in common])
+                    tests.append({"ranker": r, "measure": m.name, "a": a, "b": b, "n": pt.n,
+                                  "mean_a": pt.mean_a, "mean_b": pt.mean_b, "mean_diff": pt.mean_diff,
+                                  "t_p": pt.t_p, "wilcoxon_p": pt.wilcoxon_p, "sign_p": pt.sign_p,
+                                  "wins": pt.wins, "losses": pt.losses,
+                                  "significant": pt.t_p < 0.05})
+    return {
+        "persona": persona, "classifier": classifier, "objective": obj.name, "relevance_objective": rel_objective,
+        "measures": [m.name for m in measures], "rankers": list(rankers), "approaches": names,
+        "cutoff": cutoff, "folds": [[base.topics[t] for t in fi] for fi in fold_idx],
+        "n_topics": base.n_topics, "candidates": int(len(base.doc_ids)), "depth": depth,
+        "results": results, "tests": tests,
+        "cutoff_curves": [{"ranker": r, "approach": a, "measure": measures[0].name,
+                           "values": (curves[(r, a)] / max(curve_n[(r, a)], 1)).tolist()}
+                          for r in rankers for a in approaches],
+        "learned_policies": learned_policy,
+        "train_seconds": {k_: float(np.mean(v)) for k_, v in train_times.items()},
+        "seconds": time.perf_counter() - t_start,
+    }
+
+
+def _cr_filtered(order, k, clusters, prob):
+    """Cluster replacement on a filtered list: replacements never bring back a predicted-sensitive doc."""
+    from ..protect.policies import cluster_replace
+    p = np.where(np.asarray(prob) >= SENS_THRESHOLD, np.inf, prob)
+    return cluster_replace(order, k, clusters, p)
+
+
+def _mean(res) -> float:
+    vals, ok = res
+    return float(vals[ok].mean()) if ok.any() else 0.0
