@@ -1,0 +1,443 @@
+"""The main window: project new / open / recent, import, search, the document view, the
+status bar (collection size, active persona) and preferences. Every engine call goes through
+``self.worker`` and the Session facade; the UI thread never touches disk or the index."""
+from __future__ import annotations
+
+import html
+import logging
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QWidget)
+
+from ..engine.errors import ProjectError, SascError
+from ..engine.project.judgments import personas as list_personas, topics as list_topics
+from ..engine.session import Session
+from .config import AppState, demo_project_dir, setup_logging
+from .document import DocumentView, load_document
+from .errors import show_error
+from .help import ShortcutsPanel
+from .import_dialog import ImportDialog
+from .preferences import PreferencesDialog
+from .search import SYNTAX_HELP, SearchPanel, run_search
+from .worker import Task, Worker
+
+log = logging.getLogger("sasc_desktop.gui")
+
+SAMPLE_QUERIES = ("meeting", "report", "contract", "budget", "schedule", "please")
+
+
+def project_info(session: Session) -> dict[str, Any]:
+    """Worker-thread: what the status bar and dialogs show about a project."""
+    return {"root": str(session.root), "stats": session.stats(), "settings": session.settings(),
+            "personas": list_personas(session.store)}
+
+
+def sample_query(session: Session) -> Optional[str]:
+    """Worker-thread: a query with hits, for screenshots (topic titles first)."""
+    candidates = [t["title"] for t in list_topics(session.store) if t.get("title")] + list(SAMPLE_QUERIES)
+    for q in candidates:
+        try:
+            if session.search(q, limit=1).total:
+                return q
+        except SascError:
+            continue
+    return None
+
+
+def demo_builder() -> Optional[Callable]:
+    """``build(root, progress) -> Path`` for the demo project, or None if not installed."""
+    try:
+        from ..engine.demo_project import build_demo_project  # the lead's builder (judgments too)
+        return lambda root, progress: build_demo_project(Path(root), progress=progress)
+    except ImportError:
+        pass
+    try:
+        from ..engine.demo import generate  # generator only: create, generate, ingest
+    except ImportError:
+        return None
+
+    def build(root, progress):
+        root = Path(root)
+        mail = root.parent / (root.name + "-source")
+        generate(mail, progress=progress)
+        with Session.create(root) as s:
+            s.ingest([mail / "mail" if (mail / "mail").is_dir() else mail], progress)
+        return root
+    return build
+
+
+class MainWindow(QMainWindow):
+    project_loaded = Signal(object)     # project info dict
+    project_failed = Signal(object)     # the exception
+    search_done = Signal(object)        # SearchResult
+    document_shown = Signal(str)        # doc_id
+    import_finished = Signal(object)    # IngestReport
+
+    def __init__(self, state: Optional[AppState] = None, show_dialogs: bool = True):
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("SASC Desktop")
+        self.state = state or AppState()
+        setup_logging()
+        self.worker = Worker(self, error_handler=self.show_error)
+        self.session: Optional[Session] = None   # touched only inside worker operations
+        self.info: Optional[dict[str, Any]] = None
+        self.error_dialogs: list[QMessageBox] = []
+        self.import_dialog: Optional[ImportDialog] = None
+        self.prefs_dialog: Optional[PreferencesDialog] = None
+        self._doc_seq = 0
+        self._search_seq = 0
+
+        self.search_panel = SearchPanel()
+        self.doc_view = DocumentView()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.search_panel)
+        self.splitter.addWidget(self.doc_view)
+        self.splitter.setStretchFactor(0, 5)
+        self.splitter.setStretchFactor(1, 4)
+        self.setCentralWidget(self.splitter)
+        self.search_panel.search_requested.connect(self.search)
+        self.search_panel.open_requested.connect(self.open_document)
+        self.search_panel.help_requested.connect(self.show_syntax_help)
+        self.doc_view.open_requested.connect(self.open_document)
+
+        self.shortcuts_panel = ShortcutsPanel(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.shortcuts_panel)
+        self.shortcuts_panel.hide()
+
+        self._build_menus()
+        self._build_status_bar()
+        self._build_shortcuts()
+        self.search_panel.set_history(self.state.history)
+        self._restore_geometry()
+        self.worker.busy_changed.connect(self._busy)
+        self._set_project_actions(False)
+        self.doc_view.clear("No project is open. Use File ▸ New project or File ▸ Open project.")
+
+    # building ---------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        m = self.menuBar().addMenu("&File")
+        self.new_action = self._action(m, "&New project…", self.ask_new_project, QKeySequence.StandardKey.New)
+        self.open_action = self._action(m, "&Open project…", self.ask_open_project, QKeySequence.StandardKey.Open)
+        self.recent_menu = m.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        self.demo_action = self._action(m, "Open the &demo project", self.open_demo)
+        m.addSeparator()
+        self.import_action = self._action(m, "&Import mail…", self.show_import, QKeySequence("Ctrl+I"))
+        m.addSeparator()
+        self.prefs_action = self._action(m, "&Preferences…", self.show_preferences, QKeySequence("Ctrl+,"))
+        m.addSeparator()
+        self._action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        h = self.menuBar().addMenu("&Help")
+        self.help_action = self._action(h, "Keyboard &shortcuts", self.toggle_shortcuts, QKeySequence("F1"))
+        self._action(h, "Query &syntax", self.show_syntax_help)
+        self._action(h, "&About SASC Desktop", self._about)
+
+    def _action(self, menu, text, slot, shortcut=None) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(shortcut)
+        a.triggered.connect(slot)
+        menu.addAction(a)
+        return a
+
+    def _build_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.collection_label = QLabel("No project")
+        self.collection_label.setObjectName("collectionLabel")
+        self.persona_label = QLabel("")
+        self.persona_label.setObjectName("personaLabel")
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setMaximumWidth(180)
+        self.busy_bar.setTextVisible(False)
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.hide()
+        sb.addWidget(self.collection_label, 1)
+        sb.addPermanentWidget(self.busy_bar)
+        sb.addPermanentWidget(self.persona_label)
+
+    def _build_shortcuts(self) -> None:
+        def sc(key, fn):
+            s = QShortcut(QKeySequence(key), self)
+            s.setContext(Qt.ShortcutContext.WindowShortcut)
+            s.activated.connect(fn)
+            return s
+        sc("Ctrl+F", self.focus_query)
+        sc("J", lambda: self.search_panel.step(1))
+        sc("K", lambda: self.search_panel.step(-1))
+        sc("Alt+Right", lambda: self.search_panel.go_page(1))
+        sc("Alt+Left", lambda: self.search_panel.go_page(-1))
+
+    def _set_project_actions(self, enabled: bool) -> None:
+        for a in (self.import_action, self.prefs_action):
+            a.setEnabled(enabled)
+        self.search_panel.setEnabled(enabled)
+
+    # errors -----------------------------------------------------------------------------
+    def show_error(self, title: str, exc: BaseException, details: str = "") -> QMessageBox:
+        box = show_error(self, title, exc, details)
+        self.error_dialogs = [b for b in self.error_dialogs if b.isVisible()] + [box]
+        self.statusBar().showMessage(f"{title or 'Operation'} failed: {exc}", 10000)
+        return box
+
+    def _busy(self, busy: bool) -> None:
+        self.busy_bar.setVisible(busy)
+        if not busy:
+            self.busy_bar.setRange(0, 0)
+
+    def _status_progress(self, done: int, total: Optional[int], message: str) -> None:
+        if total:
+            self.busy_bar.setRange(0, total)
+            self.busy_bar.setValue(min(done, total))
+        if message:
+            text = f"{message}: {done:,} of {total:,}" if total else message
+            self.statusBar().showMessage(text, 3000)
+            if self.session is None and self.info is None:
+                self.doc_view.clear(text)
+
+    # projects ---------------------------------------------------------------------------
+    def open_project(self, root: Path | str) -> Task:
+        root = Path(root).expanduser()
+        self.statusBar().showMessage(f"Opening {root}…")
+        return self._load(lambda p: Session.open(root, p), f"Opening the project {root}", root)
+
+    def new_project(self, root: Path | str) -> Task:
+        root = Path(root).expanduser()
+        return self._load(lambda p: Session.create(root), f"Creating a project in {root}", root)
+
+    def _load(self, make: Callable, label: str, root: Path) -> Task:
+        def op(progress):
+            new = make(progress)
+            old, self.session = self.session, new
+            if old is not None:
+                old.close()
+            return project_info(new)
+
+        def done(info):
+            self._project_ready(info)
+
+        def failed(exc):
+            self.show_error(label, exc, _details(exc))
+            if isinstance(exc, ProjectError) and str(root) in self.state.recent and not root.exists():
+                self.state.forget_project(root)
+            if self.info is None:
+                self.doc_view.clear(f"The project could not be opened: {exc}")
+            self.project_failed.emit(exc)
+        return self.worker.run(op, done, failed, label=label, on_progress=self._status_progress)
+
+    def _project_ready(self, info: dict[str, Any]) -> None:
+        self.info = info
+        self.state.project_opened(info["root"])
+        self.setWindowTitle(f"{Path(info['root']).name} — SASC Desktop")
+        self._set_project_actions(True)
+        self.search_panel.model.set_hits([])
+        self.search_panel.summary.setText("")
+        self.doc_view.clear("Search the collection, then open a result to read it here.")
+        self._update_status()
+        self.statusBar().showMessage(f"Opened {info['root']}", 5000)
+        self.project_loaded.emit(info)
+        self.focus_query()
+
+    def _update_status(self) -> None:
+        if not self.info:
+            self.collection_label.setText("No project")
+            self.persona_label.setText("")
+            return
+        s = self.info["stats"]
+        dates = ""
+        if s.get("first_date") and s.get("last_date"):
+            dates = f"   ·   {s['first_date'][:10]} to {s['last_date'][:10]}"
+        self.collection_label.setText(
+            f"{Path(self.info['root']).name}:  {s['messages']:,} messages   ·   {s['threads']:,} threads   ·   "
+            f"{s['attachments']:,} attachments{dates}")
+        self.collection_label.setToolTip(self.info["root"])
+        persona = self.info["settings"].get("active_persona")
+        names = {p["id"]: p["name"] for p in self.info.get("personas", [])}
+        self.persona_label.setText(f"Persona: {names.get(persona, persona) if persona else 'none'}")
+
+    def refresh_info(self) -> Task:
+        return self.worker.run(lambda p: project_info(self.session), self._info_refreshed, label="Reading the project")
+
+    def _info_refreshed(self, info) -> None:
+        self.info = info
+        self._update_status()
+
+    def ask_new_project(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the new project", str(Path.home()))
+        if folder:
+            self.new_project(folder)
+
+    def ask_open_project(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a SASC project folder", str(Path.home()))
+        if folder:
+            self.open_project(folder)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for root in self.state.recent:
+            a = self.recent_menu.addAction(root)
+            a.triggered.connect(lambda checked=False, r=root: self.open_project(r))
+        self.recent_menu.setEnabled(bool(self.state.recent))
+
+    def open_demo(self) -> Optional[Task]:
+        root = demo_project_dir()
+        if (root / "sasc-project.json").exists():
+            return self.open_project(root)
+        return self.build_demo(root)
+
+    def build_demo(self, root: Path) -> Optional[Task]:
+        build = demo_builder()
+        if build is None:
+            self.doc_view.clear("No project is open, and the demo collection is not installed. "
+                                "Use File ▸ New project, then File ▸ Import mail.")
+            return None
+        self.doc_view.clear("Building the demo collection (first run only)…")
+
+        def make(progress):
+            import shutil
+            if root.exists() and not (root / "sasc-project.json").exists():
+                shutil.rmtree(root)  # a half-built demo from an interrupted first run
+            root.parent.mkdir(parents=True, exist_ok=True)
+            build(root, progress)
+            return Session.open(root, progress)
+        return self._load(make, "Building the demo project", root)
+
+    # search and documents ---------------------------------------------------------------
+    def focus_query(self) -> None:
+        self.search_panel.query_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_panel.query_box.lineEdit().selectAll()
+
+    def search(self, query: str, offset: int = 0) -> Optional[Task]:
+        if self.info is None:
+            self.statusBar().showMessage("Open a project first.", 5000)
+            return None
+        self._search_seq += 1
+        seq = self._search_seq
+        self.statusBar().showMessage(f"Searching for {query}…")
+
+        def done(value):
+            if seq != self._search_seq:
+                return  # a newer search was started
+            result, probs = value
+            self.state.add_query(query)
+            self.search_panel.set_history(self.state.history)
+            self.search_panel.show_result(result, probs)
+            self.statusBar().showMessage(f"{result.total:,} messages match", 5000)
+            if offset == 0 and result.hits and self.search_panel.pending_select is None:
+                self.search_panel.table.setFocus()
+                self.search_panel.table.setCurrentIndex(self.search_panel.proxy.index(0, 0))
+            self.search_done.emit(result)
+
+        def failed(exc):
+            self.search_panel.pending_select = None
+            self.show_error(f"The search for “{query}”", exc, _details(exc))
+        return self.worker.run(lambda p: run_search(self.session, query, offset), done, failed,
+                               label=f"Searching for {query!r}")
+
+    def open_document(self, doc_id: str) -> Optional[Task]:
+        if self.info is None:
+            return None
+        self._doc_seq += 1
+        seq = self._doc_seq
+        terms = tuple(self.search_panel.terms)
+
+        def done(payload):
+            if seq == self._doc_seq:
+                self.doc_view.show_document(payload)
+                self.document_shown.emit(doc_id)
+        return self.worker.run(lambda p: load_document(self.session, doc_id, terms), done,
+                               label=f"Opening the message {doc_id}")
+
+    def show_syntax_help(self) -> None:
+        box = QMessageBox(self)
+        box.setObjectName("syntaxHelp")
+        box.setWindowTitle("Query syntax")
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(SYNTAX_HELP)
+        box.setStandardButtons(QMessageBox.StandardButton.Close)
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.show()
+        self._syntax_box = box
+
+    def toggle_shortcuts(self) -> None:
+        self.shortcuts_panel.setVisible(not self.shortcuts_panel.isVisible())
+
+    def _about(self) -> None:
+        QMessageBox.about(self, "About SASC Desktop",
+                          "<b>SASC Desktop</b><br>Search among sensitive content: open donated email "
+                          "collections to researchers without exposing what is sensitive. Works fully offline.")
+
+    # import -----------------------------------------------------------------------------
+    def show_import(self, sources: Optional[list] = None) -> Optional[ImportDialog]:
+        if self.info is None:
+            return None
+        if self.import_dialog is None:
+            self.import_dialog = ImportDialog(self, self._start_import)
+            self.import_dialog.finished_import.connect(self.import_finished)
+        for s in sources or []:
+            self.import_dialog.add_source(s)
+        self.import_dialog.show()
+        self.import_dialog.raise_()
+        return self.import_dialog
+
+    def _start_import(self, sources, on_progress, on_done, on_error) -> Task:
+        def done(report):
+            on_done(report)
+            self.refresh_info()
+        return self.worker.run(lambda p: self.session.ingest(sources, p), done, on_error,
+                               label="Importing mail", on_progress=on_progress)
+
+    # preferences ------------------------------------------------------------------------
+    def show_preferences(self) -> Optional[Task]:
+        if self.info is None:
+            return None
+
+        def ready(info):
+            self._info_refreshed(info)
+            dlg = PreferencesDialog(self, info["settings"], info["personas"])
+            dlg.accepted.connect(lambda: self.save_preferences(dlg.values()))
+            self.prefs_dialog = dlg
+            dlg.open()
+        return self.worker.run(lambda p: project_info(self.session), ready, label="Reading the preferences")
+
+    def save_preferences(self, values: dict[str, Any]) -> Task:
+        def done(settings):
+            self.info["settings"] = settings
+            self._update_status()
+            self.statusBar().showMessage("Preferences saved", 4000)
+            if self.search_panel.query:
+                self.search(self.search_panel.query, self.search_panel.offset)
+        return self.worker.run(lambda p: self.session.update_settings(**values), done, label="Saving the preferences")
+
+    # window state -----------------------------------------------------------------------
+    def _restore_geometry(self) -> None:
+        geo, split = self.state.get("geometry"), self.state.get("splitter")
+        if geo:
+            self.restoreGeometry(QByteArray.fromBase64(geo.encode()))
+        else:
+            self.resize(1280, 800)
+        if split:
+            self.splitter.restoreState(QByteArray.fromBase64(split.encode()))
+        else:
+            self.splitter.setSizes([700, 580])
+
+    def closeEvent(self, event):  # noqa: N802
+        for task in list(self.worker.pending):
+            task.cancel()
+        self.state.data["geometry"] = bytes(self.saveGeometry().toBase64()).decode()
+        self.state.data["splitter"] = bytes(self.splitter.saveState().toBase64()).decode()
+        self.state.save()
+        if self.session is not None:
+            session, self.session = self.session, None
+            self.worker.run(lambda p: session.close(), label="Closing the project")
+        self.worker.wait(60_000)
+        super().closeEvent(event)
+
+
+def _details(exc: BaseException) -> str:
+    import traceback
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

@@ -1,0 +1,134 @@
+"""Qt models as thin adapters over engine records (SearchResult hits), and the sensitivity bar."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate
+
+from ..engine.records import SearchHit
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+HIT_ROLE = Qt.ItemDataRole.UserRole + 2
+
+COLUMNS = ("Rank", "Score", "Sensitivity", "Date", "From", "Subject")
+RANK, SCORE, SENS, DATE, FROM, SUBJECT = range(len(COLUMNS))
+
+
+def short_date(iso: Optional[str]) -> str:
+    if not iso:
+        return ""
+    return iso[:16].replace("T", " ")
+
+
+def sensitivity_colour(p: float) -> QColor:
+    """Green (unlikely sensitive) through amber to red (likely sensitive)."""
+    p = min(1.0, max(0.0, p))
+    if p < 0.5:
+        a, b, t = (46, 160, 67), (230, 160, 20), p / 0.5
+    else:
+        a, b, t = (230, 160, 20), (200, 40, 40), (p - 0.5) / 0.5
+    return QColor(*(int(x + (y - x) * t) for x, y in zip(a, b)))
+
+
+class ResultsModel(QAbstractTableModel):
+    """One page of search hits, plus (when a classifier exists) a sensitivity probability each."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.hits: list[SearchHit] = []
+        self.probs: Optional[Sequence[float]] = None
+
+    def set_hits(self, hits: Sequence[SearchHit], probs: Optional[Sequence[float]] = None) -> None:
+        self.beginResetModel()
+        self.hits = list(hits)
+        self.probs = list(probs) if probs is not None and len(probs) == len(self.hits) else None
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(self.hits)
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == SENS:
+            return "Probability that the active persona would find this message sensitive (from the classifier)"
+        return None
+
+    def prob(self, row: int) -> Optional[float]:
+        if self.probs is None:
+            return None
+        return float(self.probs[row])
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        hit, col = self.hits[index.row()], index.column()
+        if role == HIT_ROLE:
+            return hit
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == RANK:
+                return str(hit.rank)
+            if col == SCORE:
+                return f"{hit.score:.2f}"
+            if col == SENS:
+                p = self.prob(index.row())
+                return "n/a" if p is None else f"{p:.2f}"
+            if col == DATE:
+                return short_date(hit.date)
+            if col == FROM:
+                return hit.sender
+            if col == SUBJECT:
+                return hit.subject or "(no subject)"
+        if role == SORT_ROLE:
+            if col == RANK:
+                return hit.rank
+            if col == SCORE:
+                return hit.score
+            if col == SENS:
+                p = self.prob(index.row())
+                return -1.0 if p is None else p
+            if col == DATE:
+                return hit.date or ""
+            if col == FROM:
+                return (hit.sender or "").lower()
+            return (hit.subject or "").lower()
+        if role == Qt.ItemDataRole.ToolTipRole and col in (FROM, SUBJECT):
+            return hit.sender if col == FROM else hit.subject
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (RANK, SCORE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class ResultsProxy(QSortFilterProxyModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+
+
+class SensitivityBarDelegate(QStyledItemDelegate):
+    """Paints the probability as a coloured bar with the number on it."""
+
+    def paint(self, painter: QPainter, option, index):
+        hit_model = index.model()
+        value = hit_model.data(index, SORT_ROLE)
+        if value is None or value < 0:
+            super().paint(painter, option, index)
+            return
+        painter.save()
+        if option.state & QStyle.StateFlag.State_Selected:
+            painter.fillRect(option.rect, option.palette.highlight())
+        r = option.rect.adjusted(4, 5, -4, -5)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(225, 225, 225))
+        painter.drawRoundedRect(r, 3, 3)
+        filled = QRect(r.left(), r.top(), max(2, int(r.width() * float(value))), r.height())
+        painter.setBrush(sensitivity_colour(float(value)))
+        painter.drawRoundedRect(filled, 3, 3)
+        painter.setPen(QColor(20, 20, 20))
+        painter.drawText(r, int(Qt.AlignmentFlag.AlignCenter), f"{float(value):.2f}")
+        painter.restore()

@@ -1,0 +1,227 @@
+"""The search panel: a query box with history and syntax help, the results table (sortable,
+with a sensitivity bar when a classifier exists) and paging through large result sets."""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QTableView, QToolButton, QVBoxLayout, QWidget)
+
+from ..engine.errors import SascError
+from .models import COLUMNS, HIT_ROLE, RANK, SENS, SUBJECT, FROM, DATE, SCORE, ResultsModel, ResultsProxy, SensitivityBarDelegate
+
+log = logging.getLogger("sasc_desktop.gui")
+
+PAGE_SIZE = 100
+
+SYNTAX_HELP = """<h3>Query syntax</h3>
+<table cellspacing="4">
+<tr><td><code>budget meeting</code></td><td>both words (AND is the default)</td></tr>
+<tr><td><code>budget OR forecast</code></td><td>either word</td></tr>
+<tr><td><code>budget NOT draft</code></td><td>leave out messages with <i>draft</i></td></tr>
+<tr><td><code>"board meeting"</code></td><td>the exact phrase</td></tr>
+<tr><td><code>budg*</code></td><td>words starting with <i>budg</i></td></tr>
+<tr><td><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code></td></tr>
+<tr><td><code>from:fossum</code>, <code>to:enron.com</code></td><td>sender / recipients: a name, address or domain</td></tr>
+<tr><td><code>date:2001-05</code>, <code>date:[2001-01 to 2001-03]</code></td><td>a month, or a date range</td></tr>
+<tr><td><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
+</table>
+<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Matching words are highlighted
+in the message. Field weights are set in Preferences.</p>"""
+
+
+def classifier_probabilities(session, persona: Optional[str], doc_ids: list[str]):
+    """The persona's sensitivity probabilities for these documents, or None when there is no
+    classifier module, no persona or no trained model (runs on the worker thread)."""
+    if not persona or not doc_ids:
+        return None
+    try:
+        from ..engine.classify import probabilities_for  # lands with the classifier issue
+    except ImportError:
+        return None
+    except Exception:  # a half-written module must not break search
+        log.exception("the classifier module cannot be imported")
+        return None
+    try:
+        return [float(x) for x in probabilities_for(session, persona, doc_ids)]
+    except SascError:
+        return None  # no model trained for this persona yet
+    except Exception:
+        log.exception("sensitivity probabilities failed")
+        return None
+
+
+def run_search(session, query: str, offset: int, limit: int = PAGE_SIZE):
+    """Worker-thread operation: one page of hits plus their sensitivity probabilities."""
+    result = session.search(query, limit=limit, offset=offset)
+    persona = session.settings().get("active_persona")
+    probs = classifier_probabilities(session, persona, [h.doc_id for h in result.hits])
+    return result, probs
+
+
+class SearchPanel(QWidget):
+    search_requested = Signal(str, int)   # query, offset
+    open_requested = Signal(str)          # doc_id
+    help_requested = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.query_box = QComboBox()
+        self.query_box.setObjectName("queryBox")
+        self.query_box.setEditable(True)
+        self.query_box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.query_box.setMaxVisibleItems(20)
+        self.query_box.lineEdit().setPlaceholderText("Search the collection (Ctrl+F)   e.g.  budget from:fossum")
+        self.query_box.lineEdit().returnPressed.connect(self.submit)
+        self.query_box.setSizePolicy(self.query_box.sizePolicy().horizontalPolicy(), self.query_box.sizePolicy().verticalPolicy())
+        self.search_button = QPushButton("Search")
+        self.search_button.setDefault(True)
+        self.search_button.clicked.connect(self.submit)
+        self.help_button = QToolButton()
+        self.help_button.setText("?")
+        self.help_button.setToolTip("Query syntax")
+        self.help_button.clicked.connect(self.help_requested)
+
+        self.model = ResultsModel(self)
+        self.proxy = ResultsProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setObjectName("resultsTable")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setWordWrap(False)
+        self.table.setItemDelegateForColumn(SENS, SensitivityBarDelegate(self.table))
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        for col, width in ((RANK, 48), (SCORE, 60), (SENS, 90), (DATE, 120), (FROM, 200)):
+            header.resizeSection(col, width)
+        header.setSectionResizeMode(SUBJECT, QHeaderView.ResizeMode.Stretch)
+        self.table.activated.connect(self._activated)       # Enter / double-click
+        self.table.clicked.connect(self._activated)
+
+        self.prev_button = QPushButton("◀ Previous")
+        self.next_button = QPushButton("Next ▶")
+        self.prev_button.setObjectName("prevPage")
+        self.next_button.setObjectName("nextPage")
+        self.prev_button.clicked.connect(lambda: self.go_page(-1))
+        self.next_button.clicked.connect(lambda: self.go_page(1))
+        self.summary = QLabel("")
+        self.summary.setObjectName("resultSummary")
+
+        top = QHBoxLayout()
+        top.addWidget(self.query_box, 1)
+        top.addWidget(self.search_button)
+        top.addWidget(self.help_button)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.summary, 1)
+        bottom.addWidget(self.prev_button)
+        bottom.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(bottom)
+
+        self.query = ""
+        self.offset = 0
+        self.total = 0
+        self.terms: tuple[str, ...] = ()
+        self.pending_select: Optional[int] = None  # row to open once the next page arrives (J/K)
+        self._update_paging()
+        self.set_sensitivity_available(False)
+
+    # ------------------------------------------------------------------------------------
+    def set_history(self, history: list[str]) -> None:
+        text = self.query_box.currentText()
+        self.query_box.blockSignals(True)
+        self.query_box.clear()
+        self.query_box.addItems(history)
+        self.query_box.setCurrentIndex(-1)
+        self.query_box.setEditText(text)
+        self.query_box.blockSignals(False)
+
+    def submit(self) -> None:
+        query = self.query_box.currentText().strip()
+        if query:
+            self.search_requested.emit(query, 0)
+
+    def go_page(self, step: int) -> None:
+        if not self.query:
+            return
+        offset = self.offset + step * PAGE_SIZE
+        if 0 <= offset < max(self.total, 1):
+            self.search_requested.emit(self.query, offset)
+
+    def set_sensitivity_available(self, available: bool) -> None:
+        self.table.setColumnHidden(SENS, not available)
+
+    def show_result(self, result, probs) -> None:
+        self.query, self.offset, self.total, self.terms = result.query, result.hits[0].rank - 1 if result.hits else 0, result.total, result.terms
+        self.model.set_hits(result.hits, probs)
+        self.set_sensitivity_available(probs is not None)
+        self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        if result.hits:
+            first, last = result.hits[0].rank, result.hits[-1].rank
+            self.summary.setText(f"{first:,}–{last:,} of {result.total:,} messages   ·   {result.ms:.0f} ms")
+        else:
+            self.summary.setText(f"No messages match “{result.query}”.")
+        self._update_paging()
+        if self.pending_select is not None and result.hits:
+            row, self.pending_select = min(self.pending_select, len(result.hits) - 1), None
+            self.select_row(row)
+
+    def _update_paging(self) -> None:
+        self.prev_button.setEnabled(self.offset > 0)
+        self.next_button.setEnabled(self.offset + PAGE_SIZE < self.total)
+
+    # ------------------------------------------------------------------------------------
+    def hit_at(self, index: QModelIndex):
+        return self.proxy.data(self.proxy.index(index.row(), 0), HIT_ROLE) if index.isValid() else None
+
+    def _activated(self, index: QModelIndex) -> None:
+        hit = self.hit_at(index)
+        if hit is not None:
+            self.open_requested.emit(hit.doc_id)
+
+    def current_row(self) -> int:
+        idx = self.table.currentIndex()
+        return idx.row() if idx.isValid() else -1
+
+    def select_row(self, row: int, open_it: bool = True) -> bool:
+        if not 0 <= row < self.proxy.rowCount():
+            return False
+        idx = self.proxy.index(row, 0)
+        self.table.setCurrentIndex(idx)
+        self.table.selectRow(row)
+        self.table.scrollTo(idx)
+        if open_it:
+            self._activated(idx)
+        return True
+
+    def step(self, delta: int) -> None:
+        """J/K: the next / previous result, opened; across page boundaries too."""
+        row = self.current_row()
+        target = row + delta if row >= 0 else 0
+        if not self.select_row(target):
+            if delta > 0 and self.next_button.isEnabled():
+                self.pending_select = 0
+                self.go_page(1)
+            elif delta < 0 and self.prev_button.isEnabled():
+                self.pending_select = PAGE_SIZE - 1
+                self.go_page(-1)
+
+    def open_current(self) -> None:
+        row = self.current_row()
+        self.select_row(row if row >= 0 else 0)
+
+
+__all__ = ["SearchPanel", "run_search", "PAGE_SIZE", "SYNTAX_HELP", "COLUMNS", "DATE", "SCORE", "FROM"]

@@ -1,0 +1,46 @@
+"""Helpers for the GUI tests: small real mailboxes (no mocks)."""
+from __future__ import annotations
+
+from email.utils import format_datetime
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from sasc_desktop.engine.session import Session
+
+WORDS = ("budget forecast pipeline contract gas power meeting schedule report audit trading desk "
+         "holiday family doctor salary review lawyer merger price risk").split()
+
+
+def make_mbox(path: Path, n: int, malformed: bool = False, start: int = 0, html_one: bool = False) -> Path:
+    """An mbox of ``n`` generated messages in threads of three; optionally one malformed message
+    (no headers) in the middle, and one HTML message with a remote image."""
+    base = datetime(2001, 3, 1, 9, 0, tzinfo=timezone.utc)
+    out = []
+    for i in range(start, start + n):
+        thread = i // 3
+        w = [WORDS[(i * 7 + k) % len(WORDS)] for k in range(6)]
+        subject = f"{'Re: ' if i % 3 else ''}Topic {thread} {WORDS[thread % len(WORDS)]}"
+        headers = [f"From: Person {i % 5} <person{i % 5}@example.com>",
+                   f"To: Person {(i + 1) % 5} <person{(i + 1) % 5}@example.com>",
+                   f"Subject: {subject}",
+                   f"Date: {format_datetime(base + timedelta(hours=i))}",
+                   f"Message-ID: <msg{i}@example.com>"]
+        if i % 3:
+            headers.append(f"In-Reply-To: <msg{i - 1}@example.com>")
+            headers.append(f"References: <msg{thread * 3}@example.com>")
+        body = f"Message number {i}. We discussed the {' '.join(w)} today.\nRegards,\nPerson {i % 5}\n"
+        if html_one and i == start:
+            headers += ["MIME-Version: 1.0", 'Content-Type: text/html; charset="utf-8"']
+            body = ('<html><body><p>An <b>HTML</b> budget note.</p>'
+                    '<img src="http://tracker.example.com/pixel.png"></body></html>\n')
+        out.append(f"From person{i % 5}@example.com Thu Mar  1 09:00:00 2001\n" + "\n".join(headers) + "\n\n" + body + "\n")
+        if malformed and i == start + n // 2:
+            out.append("From nobody Thu Mar  1 09:00:00 2001\nthis line is not an email header at all\n\nno headers here\n\n")
+    path.write_text("".join(out))
+    return path
+
+
+
+
+def wait_idle(qtbot, win, timeout=60_000):
+    qtbot.waitUntil(lambda: not win.worker.busy, timeout=timeout)
