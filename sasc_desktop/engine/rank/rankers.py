@@ -1,0 +1,321 @@
+"""Rankers sharing one scikit-learn-style contract.
+
+``ranker.fit(train: RankData, valid: RankData | None = None) -> self`` learns (parameters in
+``__init__``, learned state in ``name_`` attributes); ``ranker.predict(X) -> scores [N]``.
+Listwise rankers (AdaRank, Coordinate Ascent) take ANY registered measure as ``objective``
+(e.g. ``"nCS-DCG@10(cost=12)"``, ``"TERN@10(M=1)"``); the validation set picks the best
+restart / stopping point. ``make_ranker(name, **params)`` builds one from the registry
+``RANKERS``.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing as mp
+from typing import Optional
+
+import numpy as np
+
+from ..errors import InputError
+from ..evaluate import parse_measure
+from .data import Evaluator, RankData
+
+
+class Ranker:
+    name = "ranker"
+    needs_objective = False
+
+    def get_params(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if not k.endswith("_")}
+
+    def fit(self, train: RankData, valid: Optional[RankData] = None) -> "Ranker":
+        raise NotImplementedError
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    # shared z-score normalisation (learned on the training data)
+    def _norm_fit(self, X):
+        self.mean_ = X.mean(0)
+        sd = X.std(0)
+        self.scale_ = np.where(sd > 1e-12, sd, 1.0)
+
+    def _norm(self, X):
+        return (np.asarray(X, float) - self.mean_) / self.scale_
+
+
+class BM25Ranker(Ranker):
+    """No learning: orders by one feature (by default the title+description BM25 on the
+    whole message)."""
+
+    name = "bm25"
+
+    def __init__(self, feature: str = "titledesc:all:bm25"):
+        self.feature = feature
+
+    def fit(self, train, valid=None):
+        names = list(train.feature_names)
+        if self.feature not in names:
+            raise InputError(f"feature {self.feature!r} is not among the features")
+        self.column_ = names.index(self.feature)
+        return self
+
+    def predict(self, X):
+        return np.asarray(X, float)[:, self.column_]
+
+
+class LinearRanker(Ranker):
+    """Pointwise ridge regression on the grades."""
+
+    name = "linear"
+
+    def __init__(self, alpha: float = 1.0):
+        self.alpha = alpha
+
+    def fit(self, train, valid=None):
+        self._norm_fit(train.X)
+        Z = self._norm(train.X)
+        A = Z.T @ Z + self.alpha * np.eye(Z.shape[1])
+        y = train.rel.astype(float)
+        self.coef_ = np.linalg.solve(A, Z.T @ (y - y.mean()))
+        return self
+
+    def predict(self, X):
+        return self._norm(X) @ self.coef_
+
+
+# ------------------------------------------------------------------ coordinate ascent
+def _ca_restart(args):
+    Z, data, objective, seed, n_iter, step_base, step_scale, tol, init = args
+    ev = Evaluator(parse_measure(objective), data)
+    rng = np.random.default_rng(seed)
+    F = Z.shape[1]
+    if init is None:
+        w = np.zeros(F)
+        w[rng.integers(F)] = 1.0
+        if seed % 2 == 1:
+            w = rng.uniform(-1, 1, F) * 0.1 + w
+    else:
+        w = np.array(init, float)
+    s = Z @ w
+    best = ev.mean(s)
+    while True:
+        start = best
+        for j in rng.permutation(F):
+            col = Z[:, j]
+            orig = w[j]
+            bw, bval = orig, best
+            for direction in (-1.0, 1.0):
+                step = step_base * (abs(orig) if orig != 0 else 1.0) * direction
+                for _ in range(n_iter):
+                    cand = orig + step
+                    val = ev.mean(s + (cand - orig) * col)
+                    if val > bval + 1e-12:
+                        bw, bval = cand, val
+                    step *= step_scale
+            if bw != orig:
+                s = s + (bw - orig) * col
+                w[j] = bw
+                best = bval
+        if best - start < tol:
+            break
+    norm = np.abs(w).sum()
+    return (w / norm if norm > 0 else w), best
+
+
+class CoordinateAscent(Ranker):
+    """Metzler & Croft's Coordinate Ascent with RankLib's defaults (5 random restarts, 25
+    step doublings per direction, step base 0.05, scale 2, tolerance 0.001), optimising any
+    registered measure; restarts run in parallel processes; the restart best on validation
+    (or training when no validation data) wins."""
+
+    name = "ca"
+    needs_objective = True
+
+    def __init__(self, objective: str = "nDCG@10", n_restarts: int = 5, n_iter: int = 25,
+                 step_base: float = 0.05, step_scale: float = 2.0, tolerance: float = 0.001,
+                 n_jobs: int = 2, seed: int = 0):
+        self.objective, self.n_restarts, self.n_iter = objective, n_restarts, n_iter
+        self.step_base, self.step_scale, self.tolerance = step_base, step_scale, tolerance
+        self.n_jobs, self.seed = n_jobs, seed
+
+    def fit(self, train, valid=None):
+        parse_measure(self.objective)  # validate early
+        self._norm_fit(train.X)
+        Z = self._norm(train.X)
+        jobs = [(Z, train, self.objective, self.seed * 1000 + r, self.n_iter, self.step_base, self.step_scale,
+                 self.tolerance, None) for r in range(self.n_restarts)]
+        if self.n_jobs > 1 and self.n_restarts > 1:
+            with cf.ProcessPoolExecutor(max_workers=self.n_jobs, mp_context=mp.get_context("fork")) as ex:
+                results = list(ex.map(_ca_restart, jobs))
+        else:
+            results = [_ca_restart(j) for j in jobs]
+        if valid is not None and valid.n_topics:
+            vev = Evaluator(parse_measure(self.objective), valid)
+            Zv = self._norm(valid.X)
+            scored = [(vev.mean(Zv @ w), tr, w) for w, tr in results]
+        else:
+            scored = [(tr, tr, w) for w, tr in results]
+        best = max(range(len(scored)), key=lambda i: (scored[i][0], scored[i][1]))
+        self.coef_ = scored[best][2]
+        self.train_score_ = scored[best][1]
+        self.restart_scores_ = [(float(a), float(b)) for a, b, _ in scored]
+        return self
+
+    def predict(self, X):
+        return self._norm(X) @ self.coef_
+
+
+class AdaRank(Ranker):
+    """Xu & Li's AdaRank with single features as weak rankers; any measure as objective
+    (per-topic values clipped to [0, 1] for the boosting weights); validation picks the
+    number of rounds."""
+
+    name = "adarank"
+    needs_objective = True
+
+    def __init__(self, objective: str = "nDCG@10", n_rounds: int = 50, tolerance: float = 0.002,
+                 max_selections: int = 5):
+        self.objective, self.n_rounds, self.tolerance, self.max_selections = objective, n_rounds, tolerance, max_selections
+
+    def fit(self, train, valid=None):
+        m = parse_measure(self.objective)
+        self._norm_fit(train.X)
+        Z = self._norm(train.X)
+        ev = Evaluator(m, train)
+        T = train.n_topics
+        P = np.full(T, 1.0 / max(T, 1))
+        # per-feature per-topic performance
+        perf = np.array([np.clip(ev.per_topic(Z[:, j]), 0, 1) for j in range(Z.shape[1])])  # [F, T]
+        w = np.zeros(Z.shape[1])
+        used = np.zeros(Z.shape[1], int)
+        vev = Evaluator(m, valid) if valid is not None and valid.n_topics else None
+        Zv = self._norm(valid.X) if vev else None
+        history, best_score, best_w = [], -np.inf, w.copy()
+        prev = -np.inf
+        for _ in range(self.n_rounds):
+            cand = perf @ P
+            cand[used >= self.max_selections] = -np.inf
+            j = int(np.argmax(cand))
+            e = perf[j]
+            num, den = (P * (1 + e)).sum(), (P * (1 - e)).sum()
+            alpha = 0.5 * np.log(max(num, 1e-12) / max(den, 1e-12))
+            w[j] += alpha
+            used[j] += 1
+            values = np.clip(ev.per_topic(Z @ w), 0, 1)
+            P = np.exp(-values)
+            P /= P.sum()
+            score = vev.mean(Zv @ w) if vev else ev.mean(Z @ w)
+            history.append(score)
+            if score > best_score:
+                best_score, best_w = score, w.copy()
+            cur = ev.mean(Z @ w)
+            if abs(cur - prev) < self.tolerance:
+                break
+            prev = cur
+        self.coef_ = best_w
+        self.history_ = history
+        return self
+
+    def predict(self, X):
+        return self._norm(X) @ self.coef_
+
+
+class LambdaMART(Ranker):
+    """LambdaMART (pairwise lambda gradients, regression trees from scikit-learn, Newton leaf
+    values). The swap weight |delta Z| uses the utility gain 2^rel - 1 minus the objective's
+    sensitivity cost (so a cost-sensitive objective teaches it to push sensitive documents
+    down) with the rank discount; validation picks the number of trees."""
+
+    name = "lambdamart"
+    needs_objective = True
+
+    def __init__(self, objective: str = "nDCG@10", n_trees: int = 100, learning_rate: float = 0.1,
+                 max_leaf_nodes: int = 10, min_samples_leaf: int = 5, seed: int = 0):
+        self.objective, self.n_trees, self.learning_rate = objective, n_trees, learning_rate
+        self.max_leaf_nodes, self.min_samples_leaf, self.seed = max_leaf_nodes, min_samples_leaf, seed
+
+    def _utility(self, data: RankData) -> np.ndarray:
+        m = parse_measure(self.objective)
+        table = np.asarray(m.costs, float)
+        if len(table) == 1 and m.param_dict.get("M") is not None:
+            table = np.array([0.0, float(m.param_dict["M"])])
+        cost = table[np.minimum(data.sens, len(table) - 1)]
+        return (2.0 ** data.rel - 1.0) - cost
+
+    def fit(self, train, valid=None):
+        from sklearn.tree import DecisionTreeRegressor
+        m = parse_measure(self.objective)
+        X = np.asarray(train.X, float)
+        u = self._utility(train)
+        F = np.zeros(len(u))
+        self.trees_ = []
+        vev = Evaluator(m, valid) if valid is not None and valid.n_topics else None
+        Xv = np.asarray(valid.X, float) if vev else None
+        Fv = np.zeros(len(valid.rel)) if vev else None
+        best, best_n, self.history_ = -np.inf, 0, []
+        groups = [train.group(t) for t in range(train.n_topics)]
+        for it in range(self.n_trees):
+            lam = np.zeros(len(u))
+            hess = np.zeros(len(u))
+            for g in groups:
+                s, uu = F[g], u[g]
+                n = len(uu)
+                if n < 2:
+                    continue
+                order = np.argsort(-s, kind="stable")
+                rank = np.empty(n, int)
+                rank[order] = np.arange(n)
+                disc = 1.0 / np.log2(rank + 2.0)
+                ideal = np.sort(np.maximum(uu, 0))[::-1]
+                z = max((ideal / np.log2(np.arange(n) + 2.0)).sum(), 1.0)
+                du = uu[:, None] - uu[None, :]
+                mask = du > 0
+                if not mask.any():
+                    continue
+                dz = np.abs(du * (disc[:, None] - disc[None, :])) / z
+                rho = 1.0 / (1.0 + np.exp(np.clip(s[:, None] - s[None, :], -50, 50)))
+                lij = np.where(mask, dz * rho, 0.0)
+                hij = np.where(mask, dz * rho * (1 - rho), 0.0)
+                lam[g] += lij.sum(1) - lij.sum(0)
+                hess[g] += hij.sum(1) + hij.sum(0)
+            tree = DecisionTreeRegressor(max_leaf_nodes=self.max_leaf_nodes, min_samples_leaf=self.min_samples_leaf,
+                                         random_state=self.seed + it)
+            tree.fit(X, lam)
+            leaves = tree.apply(X)
+            values = {}
+            for leaf in np.unique(leaves):
+                sel = leaves == leaf
+                values[leaf] = lam[sel].sum() / max(hess[sel].sum(), 1e-9)
+            self.trees_.append((tree, values))
+            F += self.learning_rate * np.array([values[l] for l in leaves])
+            score = vev.mean(Fv := Fv + self.learning_rate * self._tree_predict(tree, values, Xv)) if vev \
+                else Evaluator(m, train).mean(F) if it == self.n_trees - 1 else 0.0
+            self.history_.append(score)
+            if vev and score > best:
+                best, best_n = score, it + 1
+        self.n_used_ = best_n if vev else len(self.trees_)
+        return self
+
+    @staticmethod
+    def _tree_predict(tree, values, X):
+        leaves = tree.apply(X)
+        return np.array([values.get(l, 0.0) for l in leaves])
+
+    def predict(self, X):
+        X = np.asarray(X, float)
+        out = np.zeros(len(X))
+        for tree, values in self.trees_[: self.n_used_]:
+            out += self.learning_rate * self._tree_predict(tree, values, X)
+        return out
+
+
+RANKERS = {c.name: c for c in (BM25Ranker, LinearRanker, LambdaMART, AdaRank, CoordinateAscent)}
+
+
+def make_ranker(name: str, objective: Optional[str] = None, **params) -> Ranker:
+    cls = RANKERS.get(name)
+    if cls is None:
+        raise InputError(f"unknown ranker {name!r}; rankers are: {', '.join(RANKERS)}")
+    if objective is not None and cls.needs_objective:
+        params["objective"] = objective
+    return cls(**params)
