@@ -30,6 +30,10 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--offset", type=int, default=0)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--protect", metavar="APPROACH", default=None,
+                   help="search and protect: relevance, prefilter, postfilter, demote, joint, joint_postfilter")
+    p.add_argument("--persona", default=None, help="whose sensitivities to protect (with --protect)")
+    p.add_argument("--cutoff", metavar="POLICY", default="fixed", help="fixed, dynamic, static or threshold")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("show", help="show one document's whole record")
@@ -94,6 +98,9 @@ def print_ingest_summary(report) -> None:
 
 
 def cmd_search(args) -> int:
+    if getattr(args, "protect", None):
+        from .rank_cmds import cmd_protected_search
+        return cmd_protected_search(args)
     with Session.open(args.dir) as s:
         result = s.search(args.query, limit=args.limit, offset=args.offset)
     if args.json:

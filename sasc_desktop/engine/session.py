@@ -203,3 +203,19 @@ class Session:
 
     def sender_domains(self) -> Counter:
         return Counter(r[0].rpartition("@")[2] for r in self.store.con.execute("SELECT from_addr FROM messages WHERE from_addr <> ''"))
+
+    # --- search and protect ---
+    def protected_search(self, query: str, persona: str, approach: str = "joint", k: int = 10,
+                         cutoff: str = "fixed") -> dict[str, Any]:
+        """The searcher's list and the held-back uncertain documents (engine/protect)."""
+        from .protect.search import protected_search
+        return protected_search(self, query, persona, approach=approach, k=k, cutoff=cutoff)
+
+    def train_protection(self, persona: str, approach: str = "joint", progress: Optional[Progress] = None,
+                         **options: Any) -> dict[str, Any]:
+        from .protect.search import train_protection
+        return train_protection(self, persona, approach, progress=progress, **options)
+
+    def run_experiment(self, persona: str, progress: Optional[Progress] = None, **options: Any) -> dict[str, Any]:
+        from .evaluate.experiment import run_experiment
+        return run_experiment(self, persona, progress=progress, **options)

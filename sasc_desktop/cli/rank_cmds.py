@@ -1,0 +1,79 @@
+"""sasc experiment | the --protect side of sasc search (search and protect)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.errors import InputError
+from ..engine.progress import Progress
+from ..engine.session import Session
+from .common import TextProgressBar, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("experiment", help="cross-validated search-and-protect experiment")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--persona", required=True)
+    p.add_argument("--rankers", nargs="+", default=["bm25", "ca"],
+                   help="bm25 linear lambdamart adarank ca")
+    p.add_argument("--approaches", nargs="+", default=None,
+                   help="relevance prefilter postfilter demote joint joint_postfilter (default: all)")
+    p.add_argument("--objective", default="nCS-DCG@10(cost=12)", help="the joint approaches' objective measure")
+    p.add_argument("--eval", dest="eval_measures", action="append", required=True, metavar="M")
+    p.add_argument("--classifier", choices=["learned", "oracle"], default="learned")
+    p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--cluster-replacement", action="store_true")
+    p.add_argument("--cutoff", default="fixed", help="fixed, static, dynamic or threshold")
+    p.add_argument("--depth", type=int, default=200, help="candidates per topic")
+    p.add_argument("--ca-restarts", type=int, default=5)
+    p.add_argument("--ca-iterations", type=int, default=25)
+    p.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_experiment)
+
+
+def cmd_experiment(args) -> int:
+    from ..engine.evaluate.experiment import APPROACHES, run_experiment
+    from ..engine.evaluate.experiment_report import write_report
+    bar = TextProgressBar("experiment")
+    with Session.open(args.dir) as s:
+        result = s.run_experiment(
+            args.persona, rankers=args.rankers, approaches=args.approaches or APPROACHES,
+            objective=args.objective, eval_measures=args.eval_measures, classifier=args.classifier,
+            folds=args.folds, cluster_replacement=args.cluster_replacement, cutoff=args.cutoff, depth=args.depth,
+            ranker_params={"ca": {"n_restarts": args.ca_restarts, "n_iter": args.ca_iterations}},
+            progress=Progress(bar))
+    bar.finish()
+    files = write_report(result, args.out)
+    result["report_files"] = [str(Path(args.out) / f) for f in files]
+    if args.json:
+        print_json(result)
+        return 0
+    m0 = result["measures"][0]
+    print(f"{result['n_topics']} topics, {len(result['folds'])} folds, classifier {result['classifier']}, "
+          f"{result['seconds']:.0f} s")
+    for r in result["results"]:
+        if r["measure"] == m0:
+            print(f"{r['ranker']:>10}  {r['approach']:<22} {m0} = {r['mean']:.4f}  shown sensitive {r['shown_sensitive']}")
+    print(f"report: {args.out}")
+    return 0
+
+
+def cmd_protected_search(args) -> int:
+    if not args.persona:
+        raise InputError("--protect needs --persona (whose sensitivities to protect)")
+    with Session.open(args.dir) as s:
+        result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
+                                    cutoff=args.cutoff)
+    if args.json:
+        print_json(result)
+        return 0
+    print(f"{len(result['hits'])} shown, {len(result['held_back'])} held back for review "
+          f"({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
+    for h in result["hits"]:
+        print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {(h['date'] or '')[:10]:10}  "
+              f"{h['sender'][:26]:26}  {h['subject'][:56]}")
+    if result["held_back"]:
+        print("held back (uncertain):")
+        for h in result["held_back"]:
+            print(f"      p={h['p_sensitive']:.2f}  {h['doc_id']}  {h['subject'][:60]}")
+    return 0

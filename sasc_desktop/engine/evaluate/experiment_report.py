@@ -1,0 +1,97 @@
+"""CSV tables and PNG charts (matplotlib, Agg backend) for an experiment result."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+
+def write_report(result: dict, out_dir) -> list[str]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    with open(out / "results.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["ranker", "approach", "measure", "mean", "ci_low", "ci_high", "n_topics", "undefined", "shown_sensitive"])
+        for r in result["results"]:
+            ci = r.get("ci") or [None, None]
+            w.writerow([r["ranker"], r["approach"], r["measure"], r["mean"], ci[0], ci[1], r["n_topics"],
+                        r["undefined_topics"], r["shown_sensitive"]])
+    with open(out / "per_topic.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["ranker", "approach", "measure", "topic", "value"])
+        for r in result["results"]:
+            for t, v in r["per_topic"].items():
+                w.writerow([r["ranker"], r["approach"], r["measure"], t, v])
+    with open(out / "tests.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        cols = ["ranker", "measure", "a", "b", "n", "mean_a", "mean_b", "mean_diff", "t_p", "wilcoxon_p", "sign_p",
+                "wins", "losses", "significant"]
+        w.writerow(cols)
+        for t in result["tests"]:
+            w.writerow([t[c] for c in cols])
+    files += ["results.csv", "per_topic.csv", "tests.csv"]
+
+    m0 = result["measures"][0]
+    rankers, approaches = result["rankers"], result["approaches"]
+    by = {(r["ranker"], r["approach"], r["measure"]): r for r in result["results"]}
+    # 1. approach x ranker bars with 95% confidence intervals
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(approaches) * max(1, len(rankers)) / 2), 4.8))
+    width = 0.8 / max(1, len(rankers))
+    x = np.arange(len(approaches))
+    for i, rk in enumerate(rankers):
+        means = [by[(rk, a, m0)]["mean"] or 0 for a in approaches]
+        err = [[(by[(rk, a, m0)]["mean"] or 0) - (by[(rk, a, m0)]["ci"] or [0, 0])[0] if by[(rk, a, m0)]["ci"] else 0
+                for a in approaches],
+               [(by[(rk, a, m0)]["ci"] or [0, 0])[1] - (by[(rk, a, m0)]["mean"] or 0) if by[(rk, a, m0)]["ci"] else 0
+                for a in approaches]]
+        ax.bar(x + (i - (len(rankers) - 1) / 2) * width, means, width, yerr=err, capsize=3, label=rk)
+    ax.set_xticks(x)
+    ax.set_xticklabels(approaches, rotation=30, ha="right")
+    ax.set_ylabel(f"mean {m0} (95% CI)")
+    ax.set_title(f"Search and protect: {result['persona']}, classifier {result['classifier']}")
+    ax.legend(title="ranker")
+    fig.tight_layout()
+    fig.savefig(out / "approaches.png", dpi=110)
+    plt.close(fig)
+    files.append("approaches.png")
+
+    # 2. per-topic CS-DCG sorted best to worst, with and without cluster replacement
+    cs = next((m for m in result["measures"] if m.startswith("CS-DCG")), m0)
+    rk = "ca" if "ca" in rankers else rankers[-1]
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    for a in ("joint", "joint+cr", "postfilter", "postfilter+cr", "relevance", "relevance+cr"):
+        r = by.get((rk, a, cs))
+        if r is None:
+            continue
+        vals = sorted((v for v in r["per_topic"].values() if v is not None), reverse=True)
+        ax.plot(range(1, len(vals) + 1), vals, marker="o", ms=3, linestyle="--" if a.endswith("+cr") else "-", label=a)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("topics, sorted best to worst")
+    ax.set_ylabel(cs)
+    ax.set_title(f"Per-topic {cs} ({rk}); dashed = with cluster replacement")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "per_topic_csdcg.png", dpi=110)
+    plt.close(fig)
+    files.append("per_topic_csdcg.png")
+
+    # 3. score against cutoff
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    for c in result.get("cutoff_curves", []):
+        if c["ranker"] != rk:
+            continue
+        ax.plot(range(len(c["values"])), c["values"], marker=".", label=c["approach"])
+    ax.set_xlabel("cutoff (documents shown)")
+    ax.set_ylabel(f"mean {m0}")
+    ax.set_title(f"Score against cutoff ({rk})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "cutoff.png", dpi=110)
+    plt.close(fig)
+    files.append("cutoff.png")
+    return files

@@ -1,0 +1,212 @@
+"""Search-and-protect in a project.
+
+``protected_search(session, query, persona, approach, k=10, cutoff="fixed")`` returns the
+searcher's list and, separately, the documents held back as too uncertain (for the review
+queue). The pipeline: Whoosh candidates -> relevance features -> the persona classifier's
+probabilities (engine/classify; trained on first use if the project has none) -> a ranker
+trained for the approach on the project's judged topics (stored in ``models/``; BM25 when the
+project has no judged topics) -> the approach's filter -> the cutoff policy -> :func:`finalize`.
+
+SAFETY: :func:`finalize` is the one place at the end of the pipeline that removes every
+document a person has judged sensitive for the persona (the project's sensitivity judgments,
+any topic); nothing else can put a document into the searcher's list after it.
+"""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import re
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..errors import InputError, ProjectError
+from ..progress import Progress
+from .policies import dynamic_cutoff, safety_filter
+
+MODEL_FORMAT = "sasc-protect-ranker"
+MODEL_FORMAT_VERSION = 1
+PROTECT_APPROACHES = ("relevance", "prefilter", "postfilter", "demote", "joint", "joint_postfilter")
+SEARCH_CUTOFFS = ("fixed", "dynamic", "static", "threshold")
+THRESHOLD = 0.5
+UNCERTAIN = (0.25, 0.75)      # probability band of "too uncertain": held back for review
+
+
+def judged_sensitive(session, persona: str) -> set[str]:
+    """Documents a person judged sensitive (level >= 1) for the persona, under any topic."""
+    from ..project import judgments as J
+    return {d for d, lvl in J.sensitivity(session.store, persona).items() if lvl and lvl > 0}
+
+
+def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str]) -> list[str]:
+    """The searcher's list: the first ``n_show`` documents of ``ranked_doc_ids`` after the
+    safety rule removed every document judged sensitive."""
+    return safety_filter(ranked_doc_ids, never_show)[: max(0, int(n_show))]
+
+
+def _model_path(session, persona: str, approach: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
+    digest = hashlib.sha1(persona.encode()).hexdigest()[:8]
+    return Path(session.paths.models) / f"protect-{safe}-{digest}-{approach}.pkl"
+
+
+def _probabilities(session, persona: str, doc_ids: Sequence[str]) -> np.ndarray:
+    from ..classify import NoModelError, probabilities_for, train
+    if not doc_ids:
+        return np.zeros(0)
+    try:
+        return probabilities_for(session, persona, doc_ids)
+    except NoModelError:
+        train(session, persona)
+        return probabilities_for(session, persona, doc_ids)
+
+
+def train_protection(session, persona: str, approach: str = "joint", ranker: str = "ca",
+                     objective: str = "nCS-DCG@10(cost=12)", depth: int = 200,
+                     ranker_params: Optional[dict] = None, progress: Optional[Progress] = None) -> dict:
+    """Train and store the ranker an approach uses, on every judged topic of the project."""
+    from ..evaluate.experiment import build_dataset, with_sensitivity, folds_for
+    from ..evaluate.registry import parse_measure
+    from ..rank.rankers import make_ranker
+    from ..project import judgments as J
+    if approach not in PROTECT_APPROACHES:
+        raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
+    k = parse_measure(objective).k
+    t0 = time.perf_counter()
+    qrels = J.qrels(session.store)
+    payload = {"format": MODEL_FORMAT, "version": MODEL_FORMAT_VERSION, "persona": persona, "approach": approach,
+               "ranker": ranker, "objective": objective, "k": k}
+    if not qrels:
+        payload.update(ranker="bm25", model=None, columns=None, topics=0)
+    else:
+        base, meta, _ = build_dataset(session, persona, depth=depth, progress=progress)
+        data = with_sensitivity(base, _probabilities(session, persona, list(base.doc_ids)), meta)
+        F = base.X.shape[1]
+        joint = approach in ("joint", "joint_postfilter")
+        cols = list(range(data.X.shape[1])) if joint else list(range(F))
+        obj = objective if joint else f"nDCG@{k}"
+        if approach == "prefilter":
+            data = data.select_rows(data.prob < THRESHOLD)
+        if approach == "demote":
+            data = data.with_labels(data.rel * (data.sens == 0))
+        folds = folds_for(data.n_topics, 5) if data.n_topics >= 5 else None
+        if folds:
+            valid_t = folds[0]
+            train_t = np.sort(np.concatenate(folds[1:]))
+            tr, va = data.subset(train_t), data.subset(valid_t)
+        else:
+            tr, va = data, None
+        model = make_ranker(ranker, objective=obj, **(ranker_params or {}))
+        model.fit(tr.with_columns(cols), va.with_columns(cols) if va is not None else None)
+        payload.update(model=model, columns=cols, topics=data.n_topics)
+    payload["seconds"] = time.perf_counter() - t0
+    path = _model_path(session, persona, approach)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump(payload, fh)
+    tmp.replace(path)
+    _CACHE.pop(str(path), None)
+    return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path)}
+
+
+_CACHE: dict[str, tuple[float, dict]] = {}
+
+
+def load_protection(session, persona: str, approach: str) -> Optional[dict]:
+    path = _model_path(session, persona, approach)
+    if not path.exists():
+        return None
+    mtime = path.stat().st_mtime
+    hit = _CACHE.get(str(path))
+    if hit and hit[0] == mtime:
+        return hit[1]
+    try:
+        with open(path, "rb") as fh:
+            payload = pickle.load(fh)
+    except Exception as exc:
+        raise ProjectError(f"the ranking model {path} is damaged ({exc}); retrain it") from None
+    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
+        raise ProjectError(f"{path} is not a SASC ranking model")
+    if payload.get("version") != MODEL_FORMAT_VERSION:
+        raise ProjectError(f"{path} has model format {payload.get('version')}, this version reads "
+                           f"{MODEL_FORMAT_VERSION}; retrain it")
+    _CACHE[str(path)] = (mtime, payload)
+    return payload
+
+
+def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,
+                     cutoff: str = "fixed", depth: int = 200, train_if_missing: bool = True,
+                     extractor=None) -> dict:
+    from ..rank.features import FeatureExtractor, sensitivity_features
+    from ..project import judgments as J
+    if approach not in PROTECT_APPROACHES:
+        raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
+    if cutoff not in SEARCH_CUTOFFS:
+        raise InputError(f"unknown cutoff policy {cutoff!r}; policies are: {', '.join(SEARCH_CUTOFFS)}")
+    if persona not in {p["id"] for p in J.personas(session.store)} and not J.sensitivity(session.store, persona):
+        raise InputError(f"unknown persona {persona!r}; personas are: "
+                         + (", ".join(p["id"] for p in J.personas(session.store)) or "(none)"))
+    if k < 1:
+        raise InputError("k must be at least 1")
+    t0 = time.perf_counter()
+    payload = load_protection(session, persona, approach)
+    if payload is None and train_if_missing:
+        train_protection(session, persona, approach)
+        payload = load_protection(session, persona, approach)
+    ex = extractor or FeatureExtractor(session, depth=depth)
+    session.index.parse(query)  # same validation and messages as plain search
+    cands = ex.candidates(query, depth)
+    dids = [d for d, _ in cands]
+    prob = _probabilities(session, persona, dids)
+    if not dids:
+        scores = np.zeros(0)
+    elif payload is None or payload.get("model") is None:
+        scores = np.array([s for _, s in cands], float)
+    else:
+        X = ex.relevance(query, "", dids, [s for _, s in cands])
+        X = np.hstack([X, sensitivity_features(prob, ex.metadata(dids))])
+        scores = payload["model"].predict(X[:, payload["columns"]])
+    order = np.argsort(-scores, kind="stable")
+    filtered = approach in ("prefilter", "postfilter", "joint_postfilter")
+    keep = order[prob[order] < THRESHOLD] if filtered else order
+    n_show = k
+    if cutoff == "dynamic":
+        n_show = dynamic_cutoff(k, int((prob >= THRESHOLD).sum()), len(dids))
+    elif cutoff in ("static", "threshold"):
+        learned = (payload or {}).get(f"{cutoff}_value")
+        if cutoff == "static" and learned is not None:
+            n_show = int(learned)
+        elif cutoff == "threshold" and learned is not None:
+            keep = keep[scores[keep] >= learned]
+    never = judged_sensitive(session, persona)
+    shown = finalize([dids[i] for i in keep], n_show, never)
+    shown_set = set(shown)
+    lookup = {d: i for i, d in enumerate(dids)}
+    # held back: would have been in the unprotected top k, not shown, and the classifier is unsure
+    held = [dids[i] for i in order[:k] if dids[i] not in shown_set and dids[i] not in never
+            and UNCERTAIN[0] <= prob[i] <= UNCERTAIN[1]]
+    rows = _rows(session, shown + held)
+
+    def hit(rank, d):
+        i = lookup[d]
+        r = rows.get(d, {})
+        return {"rank": rank, "doc_id": d, "score": float(scores[i]), "p_sensitive": float(prob[i]),
+                "subject": r.get("subject", ""), "sender": r.get("sender", ""), "date": r.get("date")}
+
+    return {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
+            "ranker": (payload or {}).get("ranker", "bm25"), "candidates": len(dids),
+            "hits": [hit(i + 1, d) for i, d in enumerate(shown)],
+            "held_back": [hit(i + 1, d) for i, d in enumerate(held)],
+            "withheld_judged_sensitive": sum(1 for d in dids if d in never),
+            "ms": (time.perf_counter() - t0) * 1000.0}
+
+
+def _rows(session, doc_ids: Sequence[str]) -> dict[str, dict]:
+    if not doc_ids:
+        return {}
+    marks = ",".join("?" * len(doc_ids))
+    return {r["doc_id"]: dict(r) for r in session.store.con.execute(
+        f"SELECT doc_id, subject, sender, date FROM messages WHERE doc_id IN ({marks})", list(doc_ids))}
