@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.evaluate import (Judgments, evaluate_runs, format_report, load_run, parse_measure, personas,
-                               read_qrels, read_sensitivity)
+from ..engine.evaluate import (Judgments, evaluate_runs, format_report, load_run, measure_specs, parse_measure,
+                               personas, read_qrels, read_sensitivity)
 from ..engine.evaluate.report import unique_tags
 from ..engine.errors import SascError
 from .common import print_json
@@ -15,7 +15,8 @@ def register(subparsers) -> None:
         "evaluate", help="score runs with search-among-sensitive-content measures",
         description="Score one or more TREC runs. Measures are written like nCS-DCG@10(cost=12), "
                     "TERN@10(M=1), nDCG@10. Every pair of runs is compared with paired two-tailed "
-                    "t, Wilcoxon and sign tests on the topics defined for both.")
+                    "t, Wilcoxon and sign tests on the topics defined for both.",
+        epilog="measures: " + "; ".join(spec.signature() for spec in measure_specs().values()))
     p.add_argument("--qrels", required=True, help="TREC qrels: topic 0 docid rel")
     p.add_argument("--sensitivity", help="sensitivity judgments: 'persona docid level' or 'topic persona docid level'")
     p.add_argument("--persona", help="persona to use when the sensitivity file has several")

@@ -84,13 +84,29 @@ class Judgments:
         cached = self._counts.get(topics)
         if cached is not None:
             return cached
-        rel_parts, sens_parts, sizes = [], [], []
-        for t in topics:
-            _, rel, sens = self.pool(t)
-            rel_parts.append(rel)
-            sens_parts.append(sens)
-            sizes.append(len(rel))
-        counts = counts_from_levels(rel_parts, sens_parts)
+        # Vectorised: every qrels document starts at (grade, level 0); only documents with a
+        # sensitivity judgment are looked up one by one, and only in C-level dict operations.
+        T = len(topics)
+        gs = self.sensitivity
+        sizes = np.zeros(T, dtype=np.int64)
+        grades: list[int] = []
+        j_topic: list[int] = []       # judged-sensitivity entries: topic index, grade (-1: not in qrels), level
+        j_grade: list[int] = []
+        j_level: list[int] = []
+        for i, t in enumerate(topics):
+            q = self.qrels.get(t, {})
+            sizes[i] = len(q)
+            grades.extend(q.values())
+            ts = self.topic_sensitivity.get(t)
+            docs = list(ts) if ts else []
+            if gs:
+                docs.extend(d for d in gs.keys() & q.keys() if not ts or d not in ts)
+            if docs:
+                j_topic.extend([i] * len(docs))
+                j_grade.extend([q.get(d, -1) for d in docs])
+                j_level.extend([ts[d] if ts and d in ts else gs[d] for d in docs])
+        counts = _class_counts(T, sizes, np.array(grades, dtype=np.int64), np.array(j_topic, dtype=np.int64),
+                               np.array(j_grade, dtype=np.int64), np.array(j_level, dtype=np.int64))
         self._counts[topics] = counts
         return counts
 
@@ -115,6 +131,23 @@ class Judgments:
             S[i, :n] = s
             lengths[i] = n
         return R, S, lengths
+
+
+def _class_counts(T: int, sizes: np.ndarray, grades: np.ndarray, j_topic: np.ndarray, j_grade: np.ndarray,
+                  j_level: np.ndarray) -> np.ndarray:
+    """Counts [T, G, L] from the qrels grades (all at level 0) corrected by the sensitivity
+    judgments: a judged qrels document moves from (grade, 0) to (grade, level); a per-topic
+    judgment of a document outside the qrels (grade -1 here) adds a (0, level) document."""
+    grades = np.maximum(grades, 0)
+    in_qrels = j_grade >= 0
+    jg = np.maximum(j_grade, 0)
+    G = int(max(grades.max(initial=0), jg.max(initial=0))) + 1
+    L = int(j_level.max(initial=0)) + 1
+    size = max(T, 1) * G * L
+    flat = np.bincount((np.repeat(np.arange(T), sizes) * G + grades) * L, minlength=size)
+    flat += np.bincount((j_topic * G + jg) * L + j_level, minlength=size)
+    flat -= np.bincount(((j_topic * G + jg) * L)[in_qrels], minlength=size)
+    return flat[: T * G * L].reshape(T, G, L)
 
 
 def counts_from_levels(rel_parts: Sequence[np.ndarray], sens_parts: Sequence[np.ndarray]) -> np.ndarray:

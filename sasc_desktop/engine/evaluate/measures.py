@@ -16,7 +16,9 @@ No NaN or infinity is ever returned: an undefined value is ``None`` (scalar) or
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
@@ -56,6 +58,17 @@ class BatchState:
 
     def topic(self, i: int) -> TopicState:
         return TopicState(float(self.lo[i]), float(self.hi[i]), int(self.n_pool[i]), float(self.extra[i]))
+
+
+_ZERO1 = np.zeros(1)
+_ZERO1.setflags(write=False)
+
+
+@lru_cache(maxsize=128)
+def _ones(w: int) -> np.ndarray:
+    a = np.ones((1, w), dtype=bool)
+    a.setflags(write=False)
+    return a
 
 
 def _classes(counts3: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,8 +127,12 @@ class Measure:
             return (0.0, float(p["cost"]))
         return (0.0,)
 
+    @cached_property
+    def _cost_array(self) -> np.ndarray:
+        return np.asarray(self.costs, dtype=np.float64)
+
     def _level_costs(self, S: np.ndarray) -> np.ndarray:
-        table = np.asarray(self.costs, dtype=np.float64)
+        table = self._cost_array
         return table[np.minimum(S, len(table) - 1)]
 
     # ------------------------------------------------------------------------ hooks
@@ -191,19 +208,24 @@ class Measure:
         """Score one ranked list from its levels in rank order (O(k); only the first k are
         used; a shorter list shows only its documents; unjudged documents are level 0).
         Returns ``None`` when the measure is undefined on this topic."""
-        R = np.asarray(ranked_rel, dtype=np.int64).ravel()[: self.k]
-        S = (np.zeros_like(R) if ranked_sens is None
-             else np.asarray(ranked_sens, dtype=np.int64).ravel()[: self.k])
-        if S.shape != R.shape:
-            raise MeasureError("ranked_rel and ranked_sens must have the same length")
+        R = np.asarray(ranked_rel, dtype=np.int64).reshape(1, -1)[:, : self.k]
+        if ranked_sens is None:
+            S = np.zeros_like(R)
+        else:
+            S = np.asarray(ranked_sens, dtype=np.int64).reshape(1, -1)[:, : self.k]
+            if S.shape != R.shape:
+                raise MeasureError("ranked_rel and ranked_sens must have the same length")
+        if R.size and (R.min() < 0 or S.min() < 0):
+            R, S = np.maximum(R, 0), np.maximum(S, 0)
         if state is None:
             if self.SPEC.needs_pool:
                 raise MeasureError(f"{self.name} needs the judged pool: pass prepare(...)")
-            st = None
+            lo = hi = extra = _ZERO1
         else:
-            st = BatchState(np.array([state.lo]), np.array([state.hi]), np.array([state.n_pool]), np.array([state.extra]))
-        values, defined = self.score_batch(st, R[None, :], S[None, :])
-        return float(values[0]) if defined[0] else None
+            lo, hi, extra = np.array([state.lo]), np.array([state.hi]), np.array([state.extra])
+        values, defined = self._evaluate(R, S, _ones(R.shape[1]), lo, hi, extra)
+        v = float(values[0])
+        return v if bool(defined[0]) and math.isfinite(v) else None
 
     def score_list(self, ranked_rel, ranked_sens, pool_rel, pool_sens) -> float | None:
         """Convenience: ``score_ranked(prepare(pool...), ranked...)``."""
@@ -219,17 +241,22 @@ class Measure:
     def _d(self, w: int) -> np.ndarray:
         return discounts(self.k)[:w]
 
+    @staticmethod
+    def _g(R) -> np.ndarray:
+        """Gains of grades already clipped at 0 (2^rel - 1)."""
+        return np.ldexp(1.0, R) - 1.0
+
     def _dcg(self, R, shown) -> np.ndarray:
-        return (gains(R) * shown) @ self._d(R.shape[1])
+        return (self._g(R) * shown) @ self._d(R.shape[1])
 
     def _cs_dcg(self, R, S, shown) -> np.ndarray:
-        return ((gains(R) * self._d(R.shape[1]) - self._level_costs(S)) * shown).sum(axis=1)
+        return ((self._g(R) * self._d(R.shape[1]) - self._level_costs(S)) * shown).sum(axis=1)
 
     def _gamma_cs_dcg(self, R, S, shown, gamma: float) -> np.ndarray:
         sens = (S >= 1) & shown
         above = np.cumsum(sens, axis=1) - sens
         pen = self._level_costs(S) * np.power(float(gamma), above)
-        return ((gains(R) * self._d(R.shape[1]) - pen) * shown).sum(axis=1)
+        return ((self._g(R) * self._d(R.shape[1]) - pen) * shown).sum(axis=1)
 
 
 def evaluate_run(measures: Sequence[Measure], run: Mapping[str, Sequence[str]], judgments: Judgments,

@@ -5,8 +5,8 @@ Grammar: ``NAME@K`` or ``NAME@K(param=value, ...)``; names and parameter names a
 case-insensitively; K (the cutoff) is a positive integer and always required.
 
 Parameter types (``ParamSpec.type``):
-  ``int``     an integer, e.g. ``M=1`` for TERN's penalty is a float, ``ka=5`` an int;
-  ``float``   a finite number;
+  ``int``     an integer, e.g. ``ka=5``;
+  ``float``   a finite number, e.g. ``M=1``, ``gamma=0.5``;
   ``levels``  numbers separated by ``/``, one per sensitivity level starting at level 0,
               e.g. ``costs=0/6/12`` (levels past the end use the last value);
   ``choice``  one of ``ParamSpec.choices``.
@@ -108,10 +108,20 @@ class MeasureSpec:
                 return p
         raise KeyError(name)
 
+    def describe_params(self) -> str:
+        parts = []
+        for p in self.params:
+            if self.cost_params and p.name in ("cost", "costs"):
+                other = "costs" if p.name == "cost" else "cost"
+                parts.append(f"{p.name} ({p.type}; give this or {other})")
+            else:
+                parts.append(p.describe())
+        return ", ".join(parts) or "no parameters"
+
     def signature(self) -> str:
         if not self.params:
             return f"{self.name}@k"
-        return f"{self.name}@k(" + ", ".join(p.describe() for p in self.params) + ")"
+        return f"{self.name}@k({self.describe_params()})"
 
 
 def format_value(v: Any) -> str:
@@ -170,7 +180,7 @@ def make_measure(name: str, k: int, **params: Any):
         try:
             p = spec.param(raw_name)
         except KeyError:
-            takes = ", ".join(p.describe() for p in spec.params) or "no parameters"
+            takes = spec.describe_params()
             raise MeasureError(f"{label}: unknown parameter {raw_name!r}; {spec.name} takes {takes}") from None
         if p.name in given:
             raise MeasureError(f"{label}: parameter {p.name} given twice")
