@@ -95,6 +95,12 @@ SLOTS: dict[str, Callable[[Ctx], str]] = {
     "booking": lambda c: pii.booking_ref(c.rng),
     "tracking": lambda c: pii.tracking_number(c.rng),
     "org": lambda c: people.ORG_NAME,
+    "rname": lambda c: c.recipient.name,
+    "last4": lambda c: f"{c.rng.randrange(10000):04d}",
+    "fare": lambda c: f"${c.rng.randrange(89, 1900)}.{c.rng.randrange(100):02d}",
+    "paycard": lambda c: (c.rng.choice(("Visa", "Mastercard", "Amex")) + " " +
+                          (pii.card_number(c.rng, c.rng.choice((" ", "-", ""))) if c.rng.random() < 0.6
+                           else f"XXXX-XXXX-XXXX-{c.rng.randrange(10000):04d}")),
 }
 
 

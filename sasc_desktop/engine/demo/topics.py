@@ -86,7 +86,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Frankly {colleague} has been dead weight on the launch team; I have redone every "
                              "deliverable they handed me."),
         ),
-        sens_share=0.35, attach=("notes", "pdf"),
+        sens_share=0.2, attach=("notes", "pdf"),
         slots=(("falcon_date", ("May 12", "June 3", "the week of June 9", "September 15")),
                ("falcon_feature", ("the 900-1700 nm range", "the one-second scan", "the cloud sync",
                                    "the field-swappable battery")),
@@ -142,7 +142,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "I don't want {colleague} listed as an inventor. He sat in two meetings and contributed "
                              "nothing but opinions."),
         ),
-        sens_share=0.45, attach=("notes", "pdf"),
+        sens_share=0.25, attach=("notes", "pdf"),
     ),
     Topic(
         id="3", title="Q3 budget overrun",
@@ -188,7 +188,7 @@ TOPICS: tuple[Topic, ...] = (
             ("reputational", "If the board hears we shipped the pilot units knowing the overrun would be "
                              "booked against Q4, it will look like we hid it."),
         ),
-        sens_share=0.3, attach=("budget_csv",),
+        sens_share=0.18, attach=("budget_csv",),
     ),
     Topic(
         id="4", title="keynote at SensorCon",
@@ -232,7 +232,7 @@ TOPICS: tuple[Topic, ...] = (
             ("romance", "Carla is coming with me to the conference; we'll take an extra day at the coast. "
                         "Please don't book a single room."),
         ),
-        sens_share=0.18, attach=("pdf",),
+        sens_share=0.1, attach=("pdf",),
     ),
     Topic(
         id="5", title="hiring a data scientist",
@@ -278,7 +278,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Raj's interview questions are outdated and frankly embarrassing; the candidates "
                              "notice."),
         ),
-        sens_share=0.45, attach=("notes",),
+        sens_share=0.25, attach=("notes",),
     ),
     Topic(
         id="6", title="office move to the Harbor Building",
@@ -318,7 +318,7 @@ TOPICS: tuple[Topic, ...] = (
             ("health", "Could I have the quiet corner? My migraines are back and the open floor makes them "
                        "worse. Please keep this between us."),
         ),
-        sens_share=0.1, attach=("pdf",),
+        sens_share=0.03, attach=("pdf",),
     ),
     Topic(
         id="7", title="Brightwater customer outage escalation",
@@ -365,7 +365,7 @@ TOPICS: tuple[Topic, ...] = (
             ("litigation", "Grace says Brightwater's lawyers asked about damages; keep all outage messages "
                            "under the litigation hold and don't speculate in writing."),
         ),
-        sens_share=0.35,
+        sens_share=0.2,
     ),
     Topic(
         id="8", title="grant proposal with Stonebridge University",
@@ -403,7 +403,7 @@ TOPICS: tuple[Topic, ...] = (
             ("gossip", "Ruth is sure to block the overhead waiver again, she's still bitter about losing the "
                        "deanship."),
         ),
-        sens_share=0.12, attach=("notes", "budget_csv"),
+        sens_share=0.05, attach=("notes", "budget_csv"),
     ),
     Topic(
         id="9", title="patent dispute with Vireo Optics",
@@ -443,10 +443,10 @@ TOPICS: tuple[Topic, ...] = (
                            "the early L1 design reviews."),
             ("trade_secret", "For the claims chart we need the internal Falcon optical layout, revision "
                              "{num}, which has never left the building."),
-            ("emotional", "I'm sick about this. Having to defend my own work under oath makes me want to "
-                          "throw up."),
+            ("litigation", "I'm sick about this. Having to defend my own work under oath, with the Vireo "
+                           "lawyers reading my old lab notebooks, makes me want to throw up."),
         ),
-        sens_share=0.92, attach=("pdf",), weight=0.8,
+        sens_share=1.0, attach=("pdf",), weight=0.8,
     ),
     Topic(
         id="10", title="promotion of Dave Kowalski",
@@ -486,7 +486,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Aisha would have been the better pick; Dave can't explain a tradeoff without "
                              "a whiteboard and an hour."),
         ),
-        sens_share=0.55,
+        sens_share=0.35,
     ),
     Topic(
         id="11", title="annual security audit",
@@ -521,7 +521,7 @@ TOPICS: tuple[Topic, ...] = (
                              "restricted to the audit team."),
             ("reputational", "If the auditors find out we had an unreported breach in March, it's on all of us."),
         ),
-        sens_share=0.3, attach=("notes",),
+        sens_share=0.15, attach=("notes",),
     ),
     Topic(
         id="12", title="holiday party planning",
@@ -552,7 +552,7 @@ TOPICS: tuple[Topic, ...] = (
                             "threw up in the coat check."),
             ("gossip", "Did you see who left the party together last year? I'm not saying anything."),
         ),
-        sens_share=0.15,
+        sens_share=0.06,
     ),
     Topic(
         id="13", title="Fabricor supplier contract",
@@ -587,7 +587,7 @@ TOPICS: tuple[Topic, ...] = (
                          "forecasts for three years."),
             ("offensive", "Fabricor's lawyers are a bunch of bloodsucking idiots."),
         ),
-        sens_share=0.4, attach=("pdf", "budget_csv"),
+        sens_share=0.22, attach=("pdf", "budget_csv"),
     ),
     Topic(
         id="14", title="acquisition talks with Kinetic Labs",
@@ -629,7 +629,7 @@ TOPICS: tuple[Topic, ...] = (
                              "company to get her."),
             ("contract", "Under the exclusivity letter we can't talk to other acquisition targets for 60 days."),
         ),
-        sens_share=0.6, attach=("pdf",), weight=0.8,
+        sens_share=0.4, attach=("pdf",), weight=0.8,
     ),
     Topic(
         id="15", title="tenure case of Samuel Okafor",
@@ -665,7 +665,7 @@ TOPICS: tuple[Topic, ...] = (
             ("gossip", "Word is Samuel has an offer from another school and is using us for leverage."),
             ("emotional", "I'm so upset about how the committee treated him. I couldn't sleep last night."),
         ),
-        sens_share=0.9, weight=0.7,
+        sens_share=1.0, weight=0.7,
     ),
     Topic(
         id="16", title="paper on sensor data pricing",
@@ -700,7 +700,7 @@ TOPICS: tuple[Topic, ...] = (
             ("trade_secret", "The field data comes from Arclight's customer deployments; we can't name "
                              "{customer} or show raw prices."),
         ),
-        sens_share=0.15, attach=("notes",),
+        sens_share=0.08, attach=("notes",),
     ),
     Topic(
         id="17", title="summer internship program",
@@ -732,7 +732,7 @@ TOPICS: tuple[Topic, ...] = (
                        "Stack Overflow without understanding it."),
             ("pii", "Intern payroll setup: SSN {ssn}, bank routing {routing}, account {account}."),
         ),
-        sens_share=0.22, attach=("notes",),
+        sens_share=0.08, attach=("notes",),
     ),
     Topic(
         id="18", title="website redesign",
@@ -761,7 +761,7 @@ TOPICS: tuple[Topic, ...] = (
         sens=(
             ("peer_opinion", "Ben's designs are lazy and derivative; I'd hire an agency."),
         ),
-        sens_share=0.05, attach=("html",),
+        sens_share=0.02, attach=("html",),
     ),
     Topic(
         id="19", title="firmware 4.2 release",
@@ -791,7 +791,7 @@ TOPICS: tuple[Topic, ...] = (
             ("offensive", "Who the hell merged this without tests? This crap broke the build again."),
             ("emotional", "I'm done. Third weekend in a row on 4.2 and no one even says thanks."),
         ),
-        sens_share=0.1, attach=("notes",),
+        sens_share=0.04, attach=("notes",),
     ),
     Topic(
         id="20", title="quarterly all-hands meeting",
@@ -820,7 +820,7 @@ TOPICS: tuple[Topic, ...] = (
         sens=(
             ("trade_secret", "Don't put the layoff plan in the all-hands deck; it's not final."),
         ),
-        sens_share=0.06,
+        sens_share=0.02,
     ),
     Topic(
         id="21", title="health insurance and wellness program",
@@ -851,7 +851,7 @@ TOPICS: tuple[Topic, ...] = (
             ("health", "Can the plan cover my son's therapy for his anxiety? Please keep this confidential."),
             ("pii", "My member ID is wrong on the card. DOB {dob}, SSN {ssn}."),
         ),
-        sens_share=0.35,
+        sens_share=0.2,
     ),
     Topic(
         id="22", title="TechWire press interview",
@@ -884,7 +884,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Nora is sharp but lazy; she'll print whatever you give her."),
             ("trade_secret", "Off the record I told her Falcon Pro is coming next spring; I shouldn't have."),
         ),
-        sens_share=0.35,
+        sens_share=0.2,
     ),
     Topic(
         id="23", title="board meeting preparation",
@@ -913,7 +913,7 @@ TOPICS: tuple[Topic, ...] = (
             ("trade_secret", "The board will see our real runway: {num} months without new funding."),
             ("trade_secret", "Strategy slide: we'll exit the agriculture market next year; don't share."),
         ),
-        sens_share=0.35, attach=("pdf",),
+        sens_share=0.2, attach=("pdf",),
     ),
     Topic(
         id="24", title="John Snibert's retirement",
@@ -943,7 +943,7 @@ TOPICS: tuple[Topic, ...] = (
             ("family", "Linda and I will finally sell the house; Emily wants us closer to the grandkids."),
             ("health", "Truth is my heart condition is the main reason I'm retiring now."),
         ),
-        sens_share=0.3, weight=0.7,
+        sens_share=0.15, weight=0.7,
     ),
 )
 

@@ -1,0 +1,370 @@
+"""Phrase banks for everything that is not a planted topic: everyday work mail, personal mail,
+sensitive passages of each kind (whole messages and one-sentence asides) and decoys that share
+vocabulary with sensitive content without being sensitive.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    subjects: tuple[str, ...]
+    paras: tuple[str, ...]
+    n: tuple[int, int] = (1, 3)   # paragraphs per message (min, max)
+
+
+OPENERS = (
+    "Quick update.", "Following up on our conversation earlier.", "Circling back on this.",
+    "Sorry for the slow reply, it's been a week.", "Just a heads-up.", "Per our discussion,",
+    "Hope you had a good weekend.", "As promised, here it is.", "A couple of things.", "",
+    "", "", "Thanks for the quick turnaround.", "Apologies for the long email.",
+)
+CLOSERS = (
+    "Let me know if you have questions.", "Happy to discuss.", "Thoughts?", "Let me know what you think.",
+    "Thanks in advance.", "Shout if anything looks off.", "More soon.", "", "", "",
+    "Can we talk about it at our 1:1?", "I'll follow up {week}.",
+)
+
+# ------------------------------------------------------------------------------------------------
+# Everyday work mail (not sensitive)
+WORK: dict[str, Kind] = {
+    "scheduling": Kind(
+        ("Meeting {day}?", "Reschedule our 1:1", "Can we move the sync to {time}?", "Availability {week}",
+         "Calendar: design review", "Quick sync?"),
+        ("Can we move our 1:1 to {day} at {time}? Something came up on my side.",
+         "Does {day} at {time} work for a 30 minute sync in {room}?",
+         "I booked {room} for the design review {day}. {colleague} will dial in.",
+         "I'm out {day} afternoon, but anything before noon works.",
+         "Let's push the review to {week}; the numbers aren't ready.",
+         "Calendar invite is out. Agenda: status, open risks, next steps.",
+         "Sorry, double-booked at {time}. How about {day} instead?")),
+    "status": Kind(
+        ("Weekly status", "Status update - week {num}", "Update on the calibration rig", "Progress report",
+         "Where we are on {repo}"),
+        ("Weekly status: test coverage is up to {pct}, two bugs closed, one new risk on the supplier side.",
+         "The calibration rig is back online after the power supply swap. We lost about a day.",
+         "We merged the refactor of {repo}; build time dropped from 14 to 9 minutes.",
+         "Risks: the optics vendor is late with the samples, and {colleague} is out next week.",
+         "Next steps: finish the thermal tests, update {doc}, and demo to product {week}.",
+         "Numbers from the field trial: {bignum} readings, {pct} flagged as outliers, mostly from two units.",
+         "The spectrometer prototype passed the drop test from 1.2 m on all six faces.")),
+    "code_review": Kind(
+        ("Review request: {repo} PR #{pr}", "Re: PR #{pr} comments", "Please review: calibration fix",
+         "Merge conflict in {repo}"),
+        ("Could you review PR #{pr} in {repo}? It changes the dark-frame subtraction to use a rolling median.",
+         "Left a few comments on the PR. Mostly naming; the logic looks right.",
+         "The unit tests pass but the hardware-in-the-loop job times out. Can you take a look?",
+         "I rebased on main and resolved the conflict in the config loader.",
+         "Approved. Please squash before merging.")),
+    "design_review": Kind(
+        ("Design review notes", "Re: {doc} comments", "Architecture proposal", "Thermal design options"),
+        ("Notes from today's design review: we agreed on option B for the housing, pending the thermal "
+         "simulation.",
+         "My main concern with {doc} is the single point of failure in the data path.",
+         "Could we consider a cheaper photodiode array? The spec is overkill for the agriculture market.",
+         "Option A is simpler to manufacture; option B is 8 grams lighter. I lean towards A.",
+         "The architecture proposal splits ingestion from processing so we can scale them separately.")),
+    "it_notice": Kind(
+        ("Scheduled maintenance: VPN", "Phishing test results", "New laptop rollout", "Printer on 3 is fixed",
+         "Reminder: lock your screen"),
+        ("The VPN will be down for maintenance Saturday from 8 to 10 am.",
+         "Last week's phishing test: {pct} of staff clicked the link. Please do the refresher training.",
+         "New laptops arrive {week}. Kevin will schedule swap appointments.",
+         "The printer on the third floor is fixed. It was a paper jam the size of a novel.",
+         "Reminder: lock your screen when you leave your desk, even for a minute."), n=(1, 2)),
+    "facilities": Kind(
+        ("Parking garage closed {day}", "Kitchen cleanup", "Fire drill {day}", "Conference room etiquette",
+         "Lost and found"),
+        ("The parking garage is closed {day} for resurfacing. Street parking or transit, sorry.",
+         "Please clean up your dishes; the fridge gets emptied every Friday at 3.",
+         "Fire drill {day} at {time}. Meet at the assembly point across the street.",
+         "Please release conference rooms you don't use; {room} sits empty but booked all week.",
+         "Someone left a blue umbrella and a water bottle in {room}."), n=(1, 2)),
+    "lunch": Kind(
+        ("Lunch?", "Lunch {day}?", "Coffee?", "Team lunch", "Food carts?"),
+        ("Lunch {day}? I'm craving {food}.", "Coffee at 3? I need to get out of the lab.",
+         "Team lunch is on me this Friday to celebrate the milestone. {food} okay?",
+         "Want to grab {food} after the review?"), n=(1, 1)),
+    "fyi_article": Kind(
+        ("FYI: article on {tech}", "Interesting read", "Worth a look", "Saw this and thought of you"),
+        ("Interesting article on {tech}: https://news.example.com/{num}. The second half is relevant to us.",
+         "Worth a look: a long piece on {tech}. I don't agree with the conclusions but the data is good.",
+         "Saw this talk on {tech} and thought of our roadmap discussion."), n=(1, 2)),
+    "vendor": Kind(
+        ("Quick question about your sensor needs", "Introducing our calibration services", "Following up",
+         "Partnership opportunity"),
+        ("I wanted to introduce our calibration services; we work with many instrument makers.",
+         "Following up on my previous note. Would you have 15 minutes {week}?",
+         "Our new optical bench cuts alignment time in half. Happy to send a demo unit."), n=(1, 2)),
+    "customer": Kind(
+        ("Ticket #{pr}: calibration question", "Question from {customer}", "Re: Readings drift",
+         "Training request from {customer}"),
+        ("{customer} asked whether they can recalibrate in the field without the reference tile.",
+         "The customer sees a slow drift of the readings over a month. Probably a dirty window; I sent "
+         "cleaning instructions.",
+         "{customer} would like a training session for their new technicians {week}.",
+         "Closing the ticket: the customer confirmed the firmware update fixed the display issue.")),
+    "doc_edit": Kind(
+        ("Comments on {doc}", "Re: Draft for review", "Edits to the user manual", "Final version?"),
+        ("I've added comments to {doc}. Mostly clarity; section 3 needs a diagram.",
+         "Edits to the user manual are tracked; I rewrote the safety section.",
+         "Is this the final version? I'll send it to the printer {day}.",
+         "Small typo on page 4, otherwise looks good.")),
+    "conference": Kind(
+        ("Call for papers", "Conference registration", "Workshop invitation", "Speaker slot?"),
+        ("The call for papers for the optics workshop is open until {date}.",
+         "Registration for the conference closes {date}; the early-bird rate is $450.",
+         "Would you be interested in joining a panel on {tech}?"), n=(1, 2)),
+    "thanks": Kind(
+        ("Thanks!", "Thank you", "Great job today", "Kudos"),
+        ("Thanks for jumping in on the demo today, it saved us.",
+         "Great job on the presentation. The customer was impressed.",
+         "Kudos to the test team for finding that bug before release."), n=(1, 1)),
+    "seminar": Kind(
+        ("Seminar: {tech}", "Workshop on market design", "Reading group this week", "Visitor next week"),
+        ("This week's seminar is on {tech} and market design. 4pm, room 210.",
+         "Reading group: we discuss the new paper on platform pricing.",
+         "We have a visitor from the London School next week; sign up for meetings."), n=(1, 2)),
+    "expenses": Kind(
+        ("Reminder: expense reports due", "Expense policy update", "Travel policy"),
+        ("Reminder: expense reports for last month are due {date}. Receipts go in the portal, not email.",
+         "Per the updated policy, economy fares for flights under six hours.",
+         "Please don't email receipts with full card numbers; upload them to the portal."), n=(1, 2)),
+}
+
+# Newsletter and press (HTML-only, public)
+NEWSLETTER_SUBJECTS = ("Sensor Weekly: {tech}", "Sensor Weekly: what's new in optics", "This week in sensing")
+NEWSLETTER_PARAS = (
+    "In this issue: {tech}, a new standard for spectral data formats, and an interview with a calibration "
+    "pioneer.",
+    "Market watch: handheld spectrometer shipments grew {pct} last year, driven by agriculture and recycling.",
+    "Events: SensorCon opens {date} in {city}. Early registration ends soon.",
+    "Product news: three new LiDAR modules, one under $100.",
+    "Opinion: why every sensor maker needs a data strategy.",
+)
+PRESS_SUBJECTS = ("Press release: Arclight partners with {customer}", "Press release (public): new product")
+PRESS_PARAS = (
+    "PORTLAND, Ore. -- Arclight Sensorworks today announced a partnership with {customer} to monitor water "
+    "quality across {num} sites.",
+    "All customer data is handled under strict confidentiality agreements and stored in the United States.",
+    "About Arclight: Arclight Sensorworks designs optical sensors for agriculture, utilities and industry.",
+    "Media contact: Derek Osborne, press@arclight.example.com.",
+)
+
+# ------------------------------------------------------------------------------------------------
+# Sensitive kinds: whole messages and one-sentence asides
+SENSITIVE: dict[str, Kind] = {
+    "family": Kind(
+        ("Saturday", "pick up", "Thanksgiving plans", "Mom's birthday", "recital tonight", "dentist",
+         "weekend plans", "Re: school forms"),
+        ("Can you pick up {kid} from school today? I'm stuck in a review until 5.",
+         "Everyone is coming to us for Thanksgiving this year. I said we'd do the turkey and Beth brings pies.",
+         "{kid}'s recital is at 7 tonight, please don't be late again.",
+         "The dentist moved {kid}'s appointment to {day} at {time}. Can you take her?",
+         "My sister is staying with us this weekend with the two boys, brace yourself.",
+         "I signed the school forms and left the check for the field trip on the counter.",
+         "Uncle Ray called; he's moving into the assisted living place on {date}. I'll help him pack.",
+         "The roofer came by; it's going to be {amount} to fix the leak over {kid}'s room.",
+         "Can you call the pediatrician back? They want to move {kid}'s checkup.",
+         "Our anniversary is on the 14th, book the place by the river?")),
+    "romance": Kind(
+        ("tonight", "missing you", "dinner Friday?", "last night", "us"),
+        ("I keep thinking about last night. Can I see you again Friday?",
+         "Missing you terribly. This conference is dull without you.",
+         "Dinner at my place Friday? I'll cook, you bring the wine.",
+         "I love you. I know we said we'd go slow, but I mean it.",
+         "Please don't tell anyone at work about us yet.")),
+    "health": Kind(
+        ("doctor's appointment", "out tomorrow", "medical leave", "test results", "surgery"),
+        ("I'll be out tomorrow for a biopsy. Please keep it quiet, I don't want a fuss.",
+         "The test results came back: it's type 2 diabetes. I'm starting medication.",
+         "I need to take medical leave for surgery on my knee, probably six weeks.",
+         "My therapist says I should cut back my hours for a while; the anxiety is getting worse.",
+         "Mom's scan showed a tumour; the oncologist sees us on {day}.")),
+    "receipt": Kind(
+        ("Fwd: flight receipt", "Expense receipts", "receipts from the {city} trip", "Re: reimbursement",
+         "hotel bill"),
+        ("Here are my receipts for the {city} trip; the card I used is {card} if finance asks.",
+         "I paid the hotel with my personal card {card}, so please reimburse to that card.",
+         "The dinner and the taxi are on my own card ({card}); total {fare}.",
+         "My billing address changed, it's now {address}. The bank keeps rejecting the refund.",
+         "Can you book me the same hotel as last time? Use the card ending {last4}; the booking number was "
+         "{booking}.")),
+    "pii": Kind(
+        ("Direct deposit form", "Payroll update", "Onboarding paperwork", "W-4 and I-9", "Benefits enrollment"),
+        ("For direct deposit: routing {routing}, account {account}.",
+         "My SSN is {ssn} and my date of birth is {dob} for the insurance form.",
+         "New home address for payroll: {address}. Phone {phone}.",
+         "Please wire the reimbursement to IBAN {iban}.")),
+    "student": Kind(
+        ("Grades", "Student petition", "Re: incomplete"),
+        ("Final grades: the student got a C- and failed the midterm.",
+         "The student is on academic probation; don't mention it in the letter.")),
+    "litigation": Kind(
+        ("Privileged: claim", "Legal hold", "Re: the lawsuit", "Deposition"),
+        ("Privileged and confidential. A former employee filed a wrongful termination claim; do not discuss it.",
+         "Legal hold: preserve everything related to the former warehouse manager's complaint.",
+         "Our counsel thinks we will settle the harassment complaint before it goes to trial.",
+         "The subpoena asks for all emails about the 2019 recall.")),
+    "trade_secret": Kind(
+        ("Roadmap - internal only", "Confidential: pricing", "Do not forward", "Unreleased specs"),
+        ("Internal only: next year's roadmap includes a sub-$1000 spectrometer for farmers.",
+         "Confidential pricing: distributors get {pct} off list; never quote it to customers.",
+         "The calibration algorithm uses a proprietary reference library of {bignum} spectra; do not share.",
+         "Unreleased: Kestrel 2 adds thermal imaging; launch is {month} next year.")),
+    "contract": Kind(
+        ("NDA", "Contract terms", "Re: the negotiation", "MSA redlines"),
+        ("Under our NDA with {customer}, we can't disclose the contract value of {k}.",
+         "Our bottom line in the negotiation is {amount} per unit.",
+         "The exclusivity clause locks us in for three years; don't mention it to the other vendors.")),
+    "reputational": Kind(
+        ("between us", "the incident", "this can't get out"),
+        ("We knowingly shipped {num} units with the faulty battery; if this gets out we're done.",
+         "Maggie expensed a $3,000 dinner for her friends and booked it as a customer meal.",
+         "I signed off on the test report without running the tests. I'm not proud of it.")),
+    "membership": Kind(
+        ("choir", "parish council", "union meeting", "synagogue board", "campaign volunteers"),
+        ("See you at choir practice at St. Anne's on Wednesday.",
+         "The union local meets Thursday; we're voting on the strike fund.",
+         "I'm on the synagogue board now, so Friday evenings are out.",
+         "I volunteered for the campaign; knocking on doors this weekend.")),
+    "stigmatised": Kind(
+        ("last night", "rough morning", "meeting tonight"),
+        ("Still hungover from last night; I shouldn't have had the fourth drink.",
+         "I've been going to AA meetings for six months now.",
+         "We smoked a joint after the launch party and I don't remember the cab home.",
+         "I lost a lot of money at the casino again; I need an advance.")),
+    "offensive": Kind(
+        ("WTF", "this crap", "ridiculous"),
+        ("What the f*** is wrong with the test lab? This crap is unacceptable.",
+         "These morons in procurement can't read a spec.",
+         "Tell that idiot customer to RTFM.")),
+    "gossip": Kind(
+        ("did you hear", "between us", "omg", "gossip"),
+        ("Did you hear {colleague} is having an affair with someone in sales?",
+         "Apparently {colleague} is getting fired; HR had a closed-door meeting with them for an hour.",
+         "Between us, {colleague} cried in the bathroom after the review.",
+         "{colleague} is interviewing at a competitor; she was on LinkedIn all day.")),
+    "peer_opinion": Kind(
+        ("honest opinion", "re: the team", "frankly"),
+        ("Honestly {colleague} doesn't understand the optics and wastes everyone's time.",
+         "{colleague}'s code is a mess; I rewrite half of it every sprint.",
+         "Frankly, {colleague} is a lousy manager, which is why three people left.")),
+    "review": Kind(
+        ("reference for {colleague_first}", "performance review", "feedback for the committee",
+         "confidential evaluation"),
+        ("Performance review for {colleague}: meets expectations on delivery, needs improvement on "
+         "communication, frequently misses deadlines.",
+         "Reference, confidential: {colleague} is competent but difficult to work with and left the last "
+         "project unfinished.",
+         "For the committee: the candidate's teaching evaluations are poor and students complain about "
+         "grading.")),
+    "unflattering_family": Kind(
+        ("my brother", "the in-laws", "ugh family"),
+        ("My brother-in-law is an idiot. He lost Mom's savings on crypto.",
+         "My mother drives me crazy; she called six times today about the thermostat.",
+         "My son is lazy; he hasn't looked for a job since graduating.")),
+    "emotional": Kind(
+        ("I can't do this", "upset", "sorry about today"),
+        ("I'm so angry I could scream. Nobody listens in these meetings.",
+         "I broke down in front of the team today. I'm embarrassed.",
+         "I feel completely worthless after that review; maybe I should just quit.")),
+}
+
+# One-sentence asides that plant a kind inside an otherwise ordinary work message.
+ASIDES: dict[str, tuple[str, ...]] = {
+    "family": ("I have to leave at 3 today to pick up {kid} from daycare.",
+               "I'll be offline Friday, it's {kid}'s birthday and we're taking her to the coast.",
+               "My parents are visiting this week so I'll be slower to reply."),
+    "romance": ("Carla says hi, by the way; we're back together.",
+                "I'm meeting my girlfriend's parents this weekend, wish me luck."),
+    "health": ("I'm on antibiotics for a kidney infection so I may be slow.",
+               "Sorry, I have a chemo session Thursday, so can we do Wednesday?",
+               "My doctor wants me off screens for a week after the concussion."),
+    "receipt": ("Receipt attached: card {card}, total {amount}.",
+                "I paid the caterer with my personal card {card}; please reimburse."),
+    "pii": ("My cell is {phone} and my home address is {address} if the courier needs it.",
+            "For the visa letter: DOB {dob}, passport to follow."),
+    "litigation": ("Also, don't put anything about the Kessler matter in writing; we're under a litigation hold.",),
+    "trade_secret": ("FYI only: Falcon Pro ships with the new detector next spring, keep it quiet.",
+                     "The yield on the new detector is only {pct}; don't share that number outside the team."),
+    "contract": ("Don't mention the exclusivity clause to {customer}.",),
+    "reputational": ("Off the record, the recall was our fault, not the supplier's.",),
+    "membership": ("I'll be late Wednesday, I have my parish council meeting.",
+                   "Can't make Thursday, it's my union meeting."),
+    "stigmatised": ("Sorry if I'm slow today, I'm horribly hungover.",),
+    "offensive": ("This is total bullshit.", "The vendor screwed us again, the bastards."),
+    "gossip": ("Did you hear {colleague} is leaving? Apparently she was pushed out.",
+               "Rumour is {colleague} is dating someone on the board."),
+    "peer_opinion": ("Honestly, {colleague} has no clue what he's doing.",
+                     "{colleague} is useless in meetings, just talks to hear himself."),
+    "review": ("Between us, {colleague}'s performance review was brutal, lowest rating on the team.",),
+    "unflattering_family": ("My sister is a disaster with money, as usual.",),
+    "emotional": ("I'm at the end of my rope with this, honestly.",
+                  "Sorry I lost my temper this morning, I'm not sleeping."),
+}
+
+# Receipts and confirmations sent by booking systems (always sensitive for a persona who minds receipts).
+SYSTEM_RECEIPTS: dict[str, Kind] = {
+    "skyways.bookings": Kind(
+        ("Your booking confirmation {booking}", "Your e-ticket receipt", "Itinerary change {booking}",
+         "Check in now for your flight to {city}"),
+        ("SkyWays Travel - booking confirmation\n\nPassenger: {rname}\nBooking reference: {booking}\n"
+         "Flight: Portland (PDX) to {city}, {date}, departs {time}\nFare: {fare}\nPaid with: {paycard}\n"
+         "Billing address: {address}\nFrequent flyer: SW{bignum}",
+         "Your itinerary has changed. New departure: {date} at {time}. Your seat 14C is confirmed.",
+         "Baggage: 1 checked bag included. Changes are possible up to 24 hours before departure.",
+         "Thank you for flying SkyWays. Keep this receipt for your records.")),
+    "harborview.hotel": Kind(
+        ("Your folio from Harborview Hotel", "Reservation confirmed - Harborview Hotel", "Receipt {booking}"),
+        ("Harborview Hotel - guest folio\n\nGuest: {rname}\nConfirmation: {booking}\nArrival: {date}\n"
+         "Nights: {num}\nRoom rate: $219.00\nTotal charged: {fare}\nCard: {paycard}\nHome address: {address}",
+         "We look forward to welcoming you again. Breakfast is served 6:30 to 10:30 in the Lantern room.",
+         "Minibar and parking charges appear on a separate receipt.")),
+}
+
+REPLY_LINES = ("Sounds good.", "Thanks, will do.", "Works for me.", "Agreed.", "Got it, thanks.", "Makes sense.",
+               "Let me check and get back to you.", "Yes, go ahead.", "Thanks for the update.",
+               "Can we discuss tomorrow?", "+1", "Good point.", "I'll take care of it.",
+               "Not sure I agree, but ok.", "See my comments below.", "Thanks!", "Ok.",
+               "Quick answer below.", "Let's talk at the standup.")
+
+# Vocabulary-sharing sentences that are NOT sensitive.
+DECOYS: tuple[str, ...] = (
+    "Run the system health check before the demo, please.",
+    "Customer data is kept confidential as always, per our public privacy policy.",
+    "Order number {fakecard} shipped today.",
+    "Reference number {fakecard} for the support case.",
+    "Family day at the office is {date}; kids welcome, there will be a bouncy castle.",
+    "The trade show booth is confirmed for {date}.",
+    "The patent for the Kestrel mount is now public.",
+    "Our killer feature is the one-second scan.",
+    "The blood drive is in {room} on {day}.",
+    "Please mark the slides 'Confidential - draft' per the template; nothing in them is secret.",
+    "The product family grew to five models this year.",
+    "The sensor health dashboard is green across the fleet.",
+    "Happy birthday to {colleague_first}! Cake in the kitchen at 3.",
+    "The lawsuit in the news is about a different company entirely.",
+    "Tracking number {tracking}.",
+    "I've filed the expense report with the receipts in the portal.",
+    "Between us and the supplier, the schedule is fine.",
+    "Honestly, the new test rig is great.",
+    "Frankly, the numbers look good this month.",
+    "Did you hear the keynote recording is online?",
+    "I'm so excited about this, it's the best news all year!",
+    "The doctor's office next door is moving out, so we get their parking spots.",
+    "Legal published the updated public privacy policy on the website.",
+    "Please don't forward the draft yet, it still has typos.",
+    "The account number for the vendor portal is on the invoice.",
+    "Dinner with the customer went well; they loved the wine.",
+    "Sorry, I'm swamped this week, but the report is coming.",
+    "My kids loved the open house at the office, thanks for organising it.",
+    "Our NDA template is on the intranet if the vendor asks; it's the standard public one.",
+    "The wellness challenge leaderboard is up, go team optics!",
+    "The recall notice in the paper was for a car seat, not anything of ours.",
+    "HR says the new parental leave policy is posted on the intranet.",
+    "Don't forget the phone number for the conference hotline: {phone}.",
+)
+
+KIDS = ("Maya", "Emily", "Ava", "Noah", "Leo", "Sophie")

@@ -1,0 +1,869 @@
+"""The demo collection generator: a deterministic synthetic email collection with planted topics
+(graded relevance) and planted sensitive content (per-persona ground truth).
+
+Everything derives from ``random.Random(seed)``: no wall-clock time, no set or hash ordering.
+Messages are written to mboxrd files as they are generated; only small label records stay in
+memory, so 50,000 messages are fine.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .. import progress as _progress
+from . import attachments as att
+from . import compose, content, labels, mime, people
+from .content import Kind
+from .people import BY_KEY, CUSTODIANS, Person
+from .topics import TOPICS, Topic
+
+FORMAT_VERSION = 1
+START = _dt.datetime(2019, 1, 7, tzinfo=_dt.timezone.utc)
+SPAN_DAYS = 960
+NOISE_RATE = 0.05
+MILD_FLAG_RATE = 0.6   # chance a persona flags a kind that was only mentioned in passing (an aside)
+
+ALL_STAFF = Person(key="all-staff", name="All Staff", email=f"all-staff@{people.ORG_DOMAIN}", title="", dept="list",
+                   style=people.SYSTEM, internal=True)
+INTERNAL_CUSTODIANS = tuple(k for k in CUSTODIANS if BY_KEY[k].internal)
+
+_BASE_OFFSET = {"US/Pacific": -8.0, "US/Mountain": -7.0, "US/Central": -6.0, "US/Eastern": -5.0,
+                "Europe/London": 0.0, "Europe/Paris": 1.0, "Europe/Berlin": 1.0, "Europe/Stockholm": 1.0,
+                "Asia/Tokyo": 9.0, "Asia/Kolkata": 5.5}
+_TZ_CACHE: dict[float, _dt.timezone] = {}
+
+
+def tz_for(tz: str, day: _dt.date) -> _dt.timezone:
+    off = _BASE_OFFSET[tz]
+    md = (day.month, day.day)
+    if tz.startswith("US/") and (3, 10) <= md < (11, 3):
+        off += 1
+    elif tz.startswith("Europe/") and (3, 29) <= md < (10, 27):
+        off += 1
+    z = _TZ_CACHE.get(off)
+    if z is None:
+        z = _TZ_CACHE[off] = _dt.timezone(_dt.timedelta(hours=off))
+    return z
+
+
+# --- the plan ---------------------------------------------------------------------------------
+WORK_WEIGHTS = (("scheduling", 12), ("status", 9), ("code_review", 5), ("design_review", 5), ("it_notice", 4),
+                ("facilities", 3), ("lunch", 4), ("fyi_article", 3), ("vendor", 2), ("customer", 5),
+                ("doc_edit", 4), ("conference", 2), ("thanks", 3), ("seminar", 2), ("expenses", 2))
+OTHER_WEIGHTS = (("news", 3.0), ("press", 1.5), ("intl", 1.5))
+SENS_WEIGHTS = (("family", 7.0), ("romance", 2.0), ("health", 2.0), ("receipt", 4.0), ("pii", 1.5),
+                ("student", 0.5), ("litigation", 1.0), ("trade_secret", 2.5), ("contract", 1.0),
+                ("reputational", 0.8), ("membership", 1.2), ("stigmatised", 1.0), ("offensive", 1.0),
+                ("gossip", 3.5), ("peer_opinion", 2.5), ("review", 2.0), ("unflattering_family", 1.0),
+                ("emotional", 2.0))
+ASIDE_WEIGHTS = (("family", 3.0), ("health", 2.0), ("receipt", 1.0), ("pii", 1.0), ("litigation", 0.5),
+                 ("trade_secret", 2.0), ("contract", 0.5), ("reputational", 0.5), ("membership", 1.0),
+                 ("stigmatised", 0.5), ("offensive", 1.0), ("gossip", 2.0), ("peer_opinion", 2.0),
+                 ("review", 0.7), ("unflattering_family", 0.5), ("emotional", 1.5), ("romance", 0.5))
+
+HIGH_SHARE = 0.011      # highly relevant messages per topic, as a share of n (times topic weight)
+DIST_SHARE = 0.005      # planted distractors per topic
+
+
+def _weighted(rng: random.Random, pairs) -> str:
+    names = [p[0] for p in pairs]
+    weights = [p[1] for p in pairs]
+    return rng.choices(names, weights)[0]
+
+
+def build_plan(n: int, rng: random.Random) -> list[tuple[str, str]]:
+    min_high = 3 if n >= 200 else (1 if n >= 60 else 0)
+    items: list[tuple[str, str]] = []
+    for t in TOPICS:
+        items += [("high", t.id)] * max(min_high, round(n * HIGH_SHARE * t.weight))
+    for t in TOPICS:
+        items += [("dist", t.id)] * max(1 if n >= 100 else 0, round(n * DIST_SHARE))
+    if len(items) > n:
+        rng.shuffle(items)
+        items = items[:n]
+    rest = n - len(items)
+    bg_pairs = [(k, w * 0.59 / 65) for k, w in WORK_WEIGHTS] + [(k, w / 100) for k, w in OTHER_WEIGHTS]
+    sens_total = sum(w for _, w in SENS_WEIGHTS)
+    bg_pairs += [("sens:" + k, w * 0.35 / sens_total) for k, w in SENS_WEIGHTS]
+    names = [p[0] for p in bg_pairs]
+    weights = [p[1] for p in bg_pairs]
+    for name in rng.choices(names, weights, k=rest):
+        if name.startswith("sens:"):
+            items.append(("sens", name[5:]))
+        elif name in ("news", "press", "intl"):
+            items.append((name, ""))
+        else:
+            items.append(("work", name))
+    rng.shuffle(items)
+    return items
+
+
+# --- per-message records ----------------------------------------------------------------------
+@dataclass
+class Summary:
+    """What a later reply or forward needs to know about a message."""
+    msgid: str
+    subject: str
+    sender: Person
+    to: list
+    cc: list
+    date: _dt.datetime
+    body: str
+    kinds: tuple
+    mild: tuple
+    high: tuple
+    passing: tuple
+    refs: tuple
+    depth: int
+    msg: object
+
+
+@dataclass
+class Label:
+    docid: str
+    kinds: tuple
+    mild: tuple
+    high: tuple
+    passing: tuple
+    dist: tuple
+
+
+def _uniq(seq) -> tuple:
+    out = []
+    for x in seq:
+        if x not in out:
+            out.append(x)
+    return tuple(out)
+
+
+INTL = content.Kind(
+    ("Échantillons de revêtement", "Devis révisé – Lumière Optique", "Réunion à Paris", "Återkoppling på kalibrering",
+     "Café-Treffen nächste Woche?", "Präsentation für München", "Budget 2020 (€)", "Naïve Bayes results"),
+    ("Suite à notre échange, je vous envoie le devis révisé pour le revêtement anti-reflet. Les échantillons "
+     "partent vendredi.",
+     "Merci pour votre accueil à Portland. Pouvons-nous fixer une réunion à Paris en {month} ?",
+     "Tack för senast! The calibration fixture works much better with the new clamp; the spread is down to "
+     "{pct}.",
+     "Die Präsentation für den Kunden in München ist fast fertig; bitte prüfe die Zahlen auf Folie {num}.",
+     "The quote came in at 12.400 € excluding VAT. Café meeting to discuss?",
+     "The naïve Bayes baseline gets {pct} accuracy; the façade of the new model is nicer but not better."),
+    n=(1, 2))
+INTL_SENDERS = ("ines.moreau", "bjorn.akesson", "francois.dubois", "ingrid.sorensen", "zoe.clarke",
+                "lucia.fernandez", "hannah.becker")
+
+KIDS_OF = {"holly.palmer": ("Ava",), "priya.raman": ("Maya", "Rohan"), "tom.brennan": ("Noah", "Grace"),
+           "john.snibert": ("Leo", "Emily"), "peter.palmer": ("Ava",), "linda.snibert": ("Emily", "Leo"),
+           "arjun.raman": ("Maya", "Rohan"), "kelly.brennan": ("Noah", "Grace")}
+FAMILY_OWNERS = (("john.snibert", 4.0), ("holly.palmer", 4.0), ("priya.raman", 1.5), ("tom.brennan", 1.5))
+ROMANCE_PAIRS = ((("john.snibert", "carla.benedetti"), 5.0), (("holly.palmer", "peter.palmer"), 2.0),
+                 (("priya.raman", "arjun.raman"), 1.0), (("tom.brennan", "kelly.brennan"), 1.0))
+CUSTODIAN_WEIGHTS = (("john.snibert", 3.0), ("holly.palmer", 2.5), ("priya.raman", 1.5), ("elena.vasquez", 1.0),
+                     ("grace.lindqvist", 1.0), ("tom.brennan", 1.0), ("dave.kowalski", 1.5))
+HOLLY_CIRCLE = ("samuel.okafor", "ruth.abernathy", "daniel.cho", "beth.hollis", "john.snibert", "june.hollis")
+FOLDER_NAMES = {"inbox": "Inbox", "sent": "Sent Items", "projects": "Projects"}
+
+
+class _Generator:
+    def __init__(self, out_dir: Path, n: int, seed: int):
+        self.out = out_dir
+        self.n = n
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.noise_rng = random.Random(seed * 7919 + 17)
+        self.pools: dict[tuple, list[Summary]] = {}
+        self.labels: list[Label] = []
+        self.files: dict[tuple[str, str], object] = {}
+        self.copies = 0
+        self.duplicates = 0
+        self.stats: dict[str, int] = {}
+        self.workers = [BY_KEY[k] for k in people.WORKERS]
+        self.files_written: list[tuple[str, str]] = []
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _count(self, key: str, k: int = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + k
+
+    def _p(self, key: str) -> Person:
+        return BY_KEY[key]
+
+    def _worker(self, exclude=()) -> Person:
+        while True:
+            p = self.rng.choice(self.workers)
+            if p.key not in exclude:
+                return p
+
+    def _custodian(self) -> Person:
+        return self._p(_weighted(self.rng, CUSTODIAN_WEIGHTS))
+
+    def _date(self, i: int, sender: Person, personal: bool) -> _dt.datetime:
+        rng = self.rng
+        day = START + _dt.timedelta(days=(i * SPAN_DAYS) // max(1, self.n))
+        if not personal and day.weekday() >= 5 and rng.random() < 0.85:
+            day -= _dt.timedelta(days=day.weekday() - 4)
+        if personal:
+            hour = rng.choice((7, 8, 12, 17, 18, 19, 20, 21, 22, 23))
+        else:
+            hour = rng.choice((7, 8, 8, 9, 9, 9, 10, 10, 11, 11, 12, 13, 14, 14, 15, 15, 16, 16, 17, 18, 21, 23))
+        tz = tz_for(sender.tz, day.date())
+        local = _dt.datetime(day.year, day.month, day.day, hour, rng.randrange(60), rng.randrange(60), tzinfo=tz)
+        return local
+
+    def _msgid(self, i: int, sender: Person) -> str:
+        rng = self.rng
+        client = sender.style.client
+        domain = sender.email.split("@", 1)[1]
+        if client == "outlook":
+            return f"<{rng.getrandbits(64):016X}{i:06d}@EXCH{rng.randrange(1, 5):02d}.{domain}>"
+        if client == "webmail":
+            return f"<CA+{rng.getrandbits(96):024x}{i:06d}@mail.{domain}>"
+        if client == "system":
+            return f"<{i:06d}.{rng.getrandbits(48):012x}@mailer.{domain}>"
+        if client == "mobile":
+            return f"<{rng.getrandbits(32):08X}-{i:06d}-{rng.getrandbits(32):08X}@{domain}>"
+        return f"<{rng.getrandbits(32):08x}-{i:06d}.{rng.getrandbits(24):06x}@{domain}>"
+
+    # ---- participants ---------------------------------------------------------------------
+    def _work_people(self, cast=None):
+        rng = self.rng
+        if cast:
+            keys = [k for k in cast if BY_KEY[k].style.client != "system"]
+            sender = self._p(rng.choice(keys))
+            others = [k for k in keys if k != sender.key]
+            to = [self._p(k) for k in rng.sample(others, min(len(others), rng.choice((1, 1, 1, 2, 2, 3))))]
+            cc = []
+            if rng.random() < 0.35:
+                rest = [k for k in others if k not in [p.key for p in to]]
+                if rest:
+                    cc = [self._p(k) for k in rng.sample(rest, min(len(rest), rng.choice((1, 1, 2))))]
+            return sender, to, cc
+        sender = self._worker()
+        to = [self._worker((sender.key,))]
+        if rng.random() < 0.3:
+            extra = self._worker((sender.key, to[0].key))
+            to.append(extra)
+        cc = [self._worker((sender.key,) + tuple(p.key for p in to))] if rng.random() < 0.25 else []
+        return sender, to, cc
+
+    def _pair(self, kind: str):
+        rng = self.rng
+        if kind in ("family", "unflattering_family"):
+            owner = self._p(_weighted(rng, FAMILY_OWNERS))
+            fam = [k for k in owner.family if k != "carla.benedetti"]
+            if kind == "unflattering_family" and rng.random() < 0.5:
+                other = self._p(rng.choice(HOLLY_CIRCLE[:3]) if owner.key == "holly.palmer" else self._worker(
+                    (owner.key,)).key)
+            else:
+                other = self._p(rng.choice(fam))
+        elif kind == "romance":
+            a, b = _weighted(rng, ROMANCE_PAIRS)
+            owner, other = self._p(a), self._p(b)
+        elif kind == "receipt":
+            owner = self._p(rng.choice(("holly.palmer", "holly.palmer", "john.snibert", "tom.brennan", "priya.raman")))
+            if rng.random() < 0.55:
+                return self._p(rng.choice(("skyways.bookings", "harborview.hotel"))), [owner], []
+            other = self._p("ivan.morozov" if owner.key == "holly.palmer" else
+                            rng.choice(("lena.fischer", "dolores.martin", "gary.whitman")))
+            return owner, [other], []
+        elif kind == "pii":
+            owner = self._custodian()
+            if owner.key == "holly.palmer":
+                other = self._p("ivan.morozov")
+            elif owner.key == "elena.vasquez":
+                other = self._worker((owner.key,))
+                return other, [owner], []
+            else:
+                other = self._p(rng.choice(("elena.vasquez", "carol.jennings")))
+            return owner, [other], []
+        elif kind == "student":
+            owner, other = self._p("holly.palmer"), self._p(rng.choice(("ruth.abernathy", "samuel.okafor")))
+        elif kind == "litigation":
+            owner = self._p("grace.lindqvist")
+            other = self._p(rng.choice(("jonathan.kessler", "margaret.osei", "elena.vasquez", "john.snibert",
+                                        "megan.oconnell")))
+        elif kind == "review":
+            owner = self._p(rng.choice(("elena.vasquez", "holly.palmer", "john.snibert", "dave.kowalski")))
+            other = self._p(rng.choice(("ruth.abernathy", "samuel.okafor"))) if owner.key == "holly.palmer" \
+                else self._worker((owner.key,))
+        else:
+            owner = self._custodian()
+            if owner.key == "holly.palmer":
+                other = self._p(rng.choice(HOLLY_CIRCLE))
+            else:
+                other = self._worker((owner.key,))
+        if rng.random() < 0.5 and other.style.client != "system":
+            return other, [owner], []
+        return owner, [other], []
+
+    # ---- composition ----------------------------------------------------------------------
+    def _slots(self, ctx: compose.Ctx, topic: Optional[Topic]) -> None:
+        kids = KIDS_OF.get(ctx.sender.key) or KIDS_OF.get(ctx.recipient.key) or content.KIDS
+        ctx.extra["kid"] = tuple(kids)
+        if topic is not None:
+            for name, choices in topic.slots:
+                ctx.extra[name] = choices
+
+    def _paras(self, ctx: compose.Ctx, bank, lo: int, hi: int) -> list[str]:
+        rng = ctx.rng
+        k = max(lo, min(hi, round(rng.uniform(lo, hi) * ctx.sender.style.verbosity)))
+        k = min(k, len(bank))
+        return [compose.fill(p, ctx) for p in rng.sample(bank, k)]
+
+    def _insert(self, paras: list[str], sentence: str, rng: random.Random) -> None:
+        if paras and rng.random() < 0.5:
+            j = rng.randrange(len(paras))
+            paras[j] = paras[j] + " " + sentence
+        else:
+            paras.insert(rng.randrange(len(paras) + 1), sentence)
+
+    def _compose(self, cat: str, arg: str, ctx: compose.Ctx, kinds: list, mild: list, high: list,
+                 passing: list, dist: list, reply: bool):
+        """Authored paragraphs and a fresh subject for a plan item; appends planted labels."""
+        rng = ctx.rng
+        topic = TOPICS_BY_ID.get(arg) if cat in ("high", "dist") else None
+        self._slots(ctx, topic)
+        subject = ""
+        aside_p, decoy_p, passing_p = 0.09, 0.2, 0.22
+        if cat == "high":
+            high.append(topic.id)
+            subject = compose.fill(rng.choice(topic.subjects), ctx)
+            paras = self._paras(ctx, topic.high, 1, 2 if reply else 3)
+            if rng.random() < topic.sens_share:
+                kind, sent = rng.choice(topic.sens)
+                self._insert(paras, compose.fill(sent, ctx), rng)
+                kinds.append(kind)
+            aside_p = 0.025
+        elif cat == "dist":
+            dist.append(topic.id)
+            subject = compose.fill(rng.choice(topic.dsubjects), ctx)
+            paras = self._paras(ctx, topic.distractor, 1, 2)
+            decoy_p = 0.3
+        elif cat == "work":
+            kd: Kind = content.WORK[arg]
+            subject = compose.fill(rng.choice(kd.subjects), ctx)
+            paras = self._paras(ctx, kd.paras, kd.n[0], kd.n[1])
+            if reply and rng.random() < 0.45:
+                paras = []
+            decoy_p = 0.28
+        elif cat == "intl":
+            subject = compose.fill(rng.choice(INTL.subjects), ctx)
+            paras = self._paras(ctx, INTL.paras, 1, 2)
+        elif cat == "sens":
+            kinds.append(arg)
+            aside_p, decoy_p, passing_p = 0.03, 0.05, 0.03
+            if arg == "receipt" and ctx.sender.key in content.SYSTEM_RECEIPTS:
+                kd = content.SYSTEM_RECEIPTS[ctx.sender.key]
+                subject = compose.fill(rng.choice(kd.subjects), ctx)
+                paras = [compose.fill(kd.paras[0], ctx)] + self._paras(ctx, kd.paras[1:], 1, 2)
+                return subject, paras, topic
+            kd = content.SENSITIVE[arg]
+            subject = compose.fill(rng.choice(kd.subjects), ctx)
+            paras = self._paras(ctx, kd.paras, kd.n[0], 2 if reply else kd.n[1])
+        else:
+            raise ValueError(cat)
+        if cat in ("high", "work", "dist", "intl"):
+            if rng.random() < 0.35:
+                op = compose.fill(rng.choice(content.OPENERS), ctx)
+                if op:
+                    paras.insert(0, op)
+            if rng.random() < 0.35:
+                cl = compose.fill(rng.choice(content.CLOSERS), ctx)
+                if cl:
+                    paras.append(cl)
+        if rng.random() < aside_p:
+            kind = _weighted(rng, ASIDE_WEIGHTS)
+            self._insert(paras, compose.fill(rng.choice(content.ASIDES[kind]), ctx), rng)
+            kinds.append(kind)
+            mild.append(kind)
+        if rng.random() < decoy_p:
+            self._insert(paras, compose.fill(rng.choice(content.DECOYS), ctx), rng)
+        if rng.random() < passing_p:
+            t = rng.choices(TOPICS, [x.weight for x in TOPICS])[0]
+            if t.id not in high:
+                self._insert(paras, compose.fill(rng.choice(t.passing), ctx), rng)
+                passing.append(t.id)
+        if reply:
+            paras.insert(0, rng.choice(content.REPLY_LINES))
+        return subject, paras, topic
+
+    # ---- quoting --------------------------------------------------------------------------
+    @staticmethod
+    def _names(ps) -> str:
+        return "; ".join(p.name for p in ps)
+
+    def _quote(self, parent: Summary, style: str) -> str:
+        when = parent.date.strftime("%a, %b %d, %Y at %I:%M %p")
+        if style == "outlook":
+            head = (f"-----Original Message-----\nFrom: {parent.sender.name}\nSent: {when}\n"
+                    f"To: {self._names(parent.to)}\n")
+            if parent.cc:
+                head += f"Cc: {self._names(parent.cc)}\n"
+            return head + f"Subject: {parent.subject}\n\n{parent.body}"
+        lines = parent.body.rstrip("\n").split("\n")
+        quoted = "\n".join(">" + ln if ln.startswith(">") or not ln else "> " + ln for ln in lines)
+        return f"On {when}, {parent.sender.name} <{parent.sender.email}> wrote:\n{quoted}\n"
+
+    def _forward_block(self, parent: Summary, style: str) -> str:
+        when = parent.date.strftime("%a, %b %d, %Y at %I:%M %p")
+        if style == "outlook":
+            return (f"-----Original Message-----\nFrom: {parent.sender.name} [mailto:{parent.sender.email}]\n"
+                    f"Sent: {when}\nTo: {self._names(parent.to)}\nSubject: {parent.subject}\n\n{parent.body}")
+        return (f"---------- Forwarded message ---------\nFrom: {parent.sender.name} <{parent.sender.email}>\n"
+                f"Date: {when}\nSubject: {parent.subject}\nTo: {', '.join(p.email for p in parent.to)}\n\n"
+                f"{parent.body}")
+
+    # ---- one message ----------------------------------------------------------------------
+    def make(self, i: int, cat: str, arg: str) -> None:
+        rng = self.rng
+        key = (cat, arg)
+        pool = self.pools.get(key)
+        mode = "new"
+        if pool and cat in ("high", "work", "sens"):
+            r = rng.random()
+            p_reply = {"high": 0.45, "work": 0.3, "sens": 0.3}[cat]
+            if r < p_reply:
+                mode = "reply"
+            elif r < p_reply + 0.08:
+                mode = "forward"
+        parent: Optional[Summary] = None
+        topic = TOPICS_BY_ID.get(arg) if cat in ("high", "dist") else None
+        personal = cat == "sens" and arg in ("family", "romance", "unflattering_family", "stigmatised")
+
+        if mode != "new":
+            parent = pool[-1 - min(int(rng.expovariate(0.8)), len(pool) - 1)]
+            recips = [p for p in parent.to + parent.cc if p.style.client != "system" and p.key != "all-staff"]
+            if not recips:
+                mode, parent = "new", None
+        if mode == "reply":
+            sender = rng.choice(recips)
+            to = [parent.sender] if parent.sender.style.client != "system" else []
+            others = [p for p in parent.to if p.key not in (sender.key, parent.sender.key)]
+            reply_all = rng.random() < 0.4
+            if reply_all:
+                to += others
+            if not to:
+                to = [self._worker((sender.key,))]
+            cc = [p for p in parent.cc if p.key != sender.key] if reply_all else []
+        elif mode == "forward":
+            sender = rng.choice(recips + [parent.sender] if parent.sender.style.client != "system" else recips)
+            if cat == "high":
+                cands = [k for k in topic.cast if k not in (sender.key,) and BY_KEY[k].style.client != "system"]
+                to = [self._p(rng.choice(cands))] if cands else [self._worker((sender.key,))]
+            elif cat == "sens" and sender.key in ("john.snibert", "holly.palmer", "priya.raman", "tom.brennan") \
+                    and arg in ("family", "romance", "receipt") and rng.random() < 0.5:
+                fam = [k for k in sender.family if k != "carla.benedetti"]
+                to = [self._p(rng.choice(fam))] if fam else [self._worker((sender.key,))]
+            else:
+                to = [self._worker((sender.key, parent.sender.key))]
+            cc = []
+        elif cat == "high":
+            sender, to, cc = self._work_people(topic.cast)
+        elif cat == "sens":
+            sender, to, cc = self._pair(arg)
+        elif cat == "news":
+            sender, to, cc = self._p("sensor.weekly"), [self._custodian()], []
+        elif cat == "press":
+            sender, to, cc = self._p("derek.osborne"), [ALL_STAFF], []
+        elif cat == "intl":
+            sender = self._p(rng.choice(INTL_SENDERS))
+            to = [self._custodian() if sender.key == "ines.moreau" else self._worker((sender.key,))]
+            cc = []
+        elif cat == "work" and arg == "seminar":
+            sender, to, cc = self._p(rng.choice(("ruth.abernathy", "daniel.cho", "ivan.morozov"))), \
+                [self._p("holly.palmer")], []
+        elif cat == "work" and arg == "vendor":
+            sender, to, cc = self._p(rng.choice(("paul.mendes", "ines.moreau", "brad.nolan"))), [self._custodian()], []
+            if to[0].key == "holly.palmer":
+                to = [self._p("john.snibert")]
+        elif cat == "work" and arg == "it_notice":
+            sender, to, cc = self._p(rng.choice(("it.helpdesk", "kevin.obrien"))), [ALL_STAFF], []
+        else:
+            sender, to, cc = self._work_people()
+
+        # make sure a mailbox owner is involved
+        involved = [sender] + to + cc
+        if not any(p.key in CUSTODIANS for p in involved) and not any(p.key == "all-staff" for p in involved):
+            c = self._p(rng.choice(INTERNAL_CUSTODIANS))
+            if c.key not in [p.key for p in involved]:
+                cc = cc + [c]
+
+        date = self._date(i, sender, personal)
+        if parent is not None:
+            floor = parent.date + _dt.timedelta(minutes=rng.randrange(3, 2000))
+            if date < floor:
+                date = floor.astimezone(tz_for(sender.tz, floor.date()))
+        ctx = compose.Ctx(rng, sender, to[0] if to else sender, date)
+
+        kinds: list = []
+        mild: list = []
+        high: list = []
+        passing: list = []
+        dist: list = []
+        if cat not in ("news", "press"):
+            subject, paras, _ = self._compose(cat, arg, ctx, kinds, mild, high, passing, dist,
+                                              reply=mode == "reply")
+        elif cat == "news":
+            subject = compose.fill(rng.choice(content.NEWSLETTER_SUBJECTS), ctx)
+            paras = [compose.fill(p, ctx) for p in rng.sample(content.NEWSLETTER_PARAS, 3)]
+            if rng.random() < 0.3:
+                paras.append(compose.fill(rng.choice(content.DECOYS), ctx))
+        elif cat == "press":
+            subject = compose.fill(rng.choice(content.PRESS_SUBJECTS), ctx)
+            paras = [compose.fill(p, ctx) for p in content.PRESS_PARAS]
+
+        style = sender.style.quote
+        client = sender.style.client
+        in_reply_to, refs, depth = "", (), 0
+        nested = None
+        if sender.style.client == "system":
+            body = "\n\n".join(paras) + "\n"
+        else:
+            body = compose.letter(ctx, paras)
+        if mode == "reply":
+            base = parent.subject
+            for pre in ("Re: ", "RE: ", "Fwd: ", "FW: "):
+                if base.startswith(pre):
+                    base = base[len(pre):]
+            subject = ("RE: " if client == "outlook" else "Re: ") + base
+            if rng.random() < 0.88:
+                in_reply_to = parent.msgid
+                refs = (parent.refs + (parent.msgid,))[-8:]
+            if rng.random() < 0.88:  # most people keep the quoted text
+                body = body + "\n" + self._quote(parent, style)
+                kinds += parent.kinds
+                mild += parent.mild
+                passing += [t for t in parent.high + parent.passing if t not in high]
+            depth = parent.depth + 1
+            self._count("replies")
+        elif mode == "forward":
+            subject = ("FW: " if client == "outlook" else "Fwd: ") + parent.subject
+            kinds += parent.kinds
+            mild += parent.mild
+            passing += [t for t in parent.high + parent.passing if t not in high]
+            if rng.random() < 0.3:
+                nested = parent.msg
+                self._count("rfc822_forwards")
+            else:
+                body = body + "\n" + self._forward_block(parent, style)
+            depth = parent.depth + 1
+            self._count("forwards")
+
+        msgid = self._msgid(i, sender)
+        # delivery
+        bcc = []
+        placements: list[tuple[str, str]] = []
+        if sender.key in CUSTODIANS:
+            placements.append((sender.key, "sent"))
+            if rng.random() < 0.05 and cat in ("high", "work"):
+                bcc = [self._worker(tuple(p.key for p in [sender] + to + cc))]
+        if not bcc:
+            proj = people.PROJECT_FOLDER_TOPICS
+            seen = {sender.key}
+            for p in to + cc:
+                if p.key in seen:
+                    continue
+                seen.add(p.key)
+                if p.key in CUSTODIANS and (not placements or rng.random() < 0.85):
+                    folder = "projects" if any(t in proj.get(p.key, ()) for t in high) else "inbox"
+                    placements.append((p.key, folder))
+            if any(p.key == "all-staff" for p in to):
+                for c in rng.sample(INTERNAL_CUSTODIANS, rng.randrange(1, 3)):
+                    if c != sender.key:
+                        placements.append((c, "inbox"))
+        if not placements:
+            c = next(p for p in to + cc if p.key in CUSTODIANS) if any(p.key in CUSTODIANS for p in to + cc) \
+                else self._p(INTERNAL_CUSTODIANS[0])
+            placements.append((c.key, "inbox"))
+
+        extra = []
+        if client == "outlook":
+            if subject.isascii():
+                extra.append(("Thread-Topic", subject.split(": ", 1)[-1] if mode != "new" else subject))
+            if (cat == "high" and arg == "7" and rng.random() < 0.6) or rng.random() < 0.02:
+                extra += [("X-Priority", "1 (Highest)"), ("Importance", "High")]
+                self._count("priority_high")
+            if ("litigation" in kinds or (cat == "high" and arg in ("9", "14"))) and rng.random() < 0.5:
+                extra.append(("Sensitivity", "Company-Confidential"))
+            elif cat == "sens" and arg in ("family", "romance", "health") and rng.random() < 0.4:
+                extra.append(("Sensitivity", "Personal"))
+        if cat == "news":
+            extra.append(("List-Unsubscribe", "<mailto:unsubscribe@sensorweekly.example.com>"))
+            extra.append(("Precedence", "bulk"))
+
+        # MIME shape
+        html_only = alternative = False
+        charset = sender.charset
+        if client == "outlook":
+            alternative = rng.random() < 0.7
+            html_only = not alternative and rng.random() < 0.08
+            cte = "qp" if rng.random() < 0.6 else "7bit"
+        elif client == "thunderbird":
+            cte = "8bit" if rng.random() < 0.6 else "qp"
+        elif client == "apple":
+            alternative = rng.random() < 0.4
+            cte = "qp"
+        elif client == "webmail":
+            alternative = rng.random() < 0.85
+            cte = "qp" if rng.random() < 0.6 else "b64"
+        elif client == "mobile":
+            cte = "b64" if rng.random() < 0.5 else "8bit"
+        else:  # system
+            html_only = cat in ("news",) or rng.random() < 0.5
+            alternative = not html_only
+            cte = "b64" if rng.random() < 0.5 else "qp"
+        if cat == "press":
+            html_only, alternative = False, True
+
+        attachments = []
+        self._attachments(cat, arg, topic, ctx, paras, attachments, kinds)
+        if attachments:
+            self._count("attachments", len(attachments))
+
+        x_folder = ""
+        if len(placements) == 1:
+            c, folder = placements[0]
+            cp = BY_KEY[c]
+            x_folder = f"\\{cp.last}_{cp.first}\\{FOLDER_NAMES[folder]}"
+        mail = mime.Mail(idx=i, msgid=msgid, date=date, sender=sender, to=to, cc=cc, bcc=bcc, subject=subject,
+                         body=body, client=client, in_reply_to=in_reply_to, references=refs,
+                         extra_headers=extra, attachments=attachments, nested=nested, html_only=html_only,
+                         alternative=alternative, charset=charset, cte=cte, x_folder=x_folder)
+        msg = mime.build(mail, rng)
+        data = mime.serialise(msg)
+        entry = mime.mboxrd_entry(sender.email, date, data)
+        for c, folder in placements:
+            self._write(c, folder, entry)
+        self.copies += len(placements)
+        self.duplicates += len(placements) - 1
+        self._stats_mime(mail, subject)
+
+        kinds_t = _uniq(kinds)
+        # a kind is "mild" only if it was never planted as the main content
+        strong = [k for k in kinds if k not in mild]
+        mild_t = tuple(k for k in _uniq(mild) if k not in strong)
+        high_t = _uniq(high)
+        passing_t = tuple(t for t in _uniq(passing) if t not in high_t)
+        self.labels.append(Label(msgid[1:-1], kinds_t, mild_t, high_t, passing_t, _uniq(dist)))
+        summary = Summary(msgid, subject, sender, to, cc, date, body, kinds_t, mild_t, high_t, passing_t, refs,
+                          depth, msg)
+        if depth < 3 and not bcc:
+            pool = self.pools.setdefault(key, [])
+            pool.append(summary)
+            if len(pool) > 6:
+                del pool[0]
+
+    def _attachments(self, cat, arg, topic, ctx, paras, out, kinds) -> None:
+        rng = ctx.rng
+        if cat == "high" and topic.attach and rng.random() < 0.3:
+            a = rng.choice(topic.attach)
+            slug = topic.title.split()[0] if topic.title[0].isupper() else topic.title.split()[-1]
+            if a == "notes":
+                out.append(att.notes(ctx, topic.title, [compose.fill(p, ctx) for p in
+                                                        rng.sample(topic.high, min(3, len(topic.high)))]))
+            elif a == "pdf":
+                out.append(att.pdf(rng, f"{slug.lower()}_v{rng.randrange(1, 9)}.pdf"))
+            elif a == "budget_csv":
+                out.append(att.budget_csv(ctx, f"{slug.lower()}_budget_{ctx.date.year}"))
+            elif a == "html":
+                out.append(att.html_page(ctx, topic.title, [compose.fill(p, ctx) for p in topic.high[:2]]))
+        elif cat == "work":
+            r = rng.random()
+            if arg == "scheduling" and r < 0.25:
+                out.append(att.calendar(ctx, "Sync"))
+            elif arg == "design_review" and r < 0.35:
+                out.append(att.png(rng, f"layout_{rng.randrange(1, 40)}.png") if r < 0.15 else
+                           att.pdf(rng, "design_review.pdf"))
+            elif arg == "status" and r < 0.2:
+                out.append(att.notes(ctx, "status notes", paras[:3]) if r < 0.1 else
+                           att.octet(rng, f"scan_{rng.randrange(1, 9999):04d}.spc"))
+            elif arg == "doc_edit" and r < 0.5:
+                out.append(att.pdf(rng, "draft_v2.pdf"))
+            elif arg == "expenses" and r < 0.4:
+                out.append(att.expenses_csv(ctx, with_cards=False))
+        elif cat == "sens":
+            r = rng.random()
+            if arg == "receipt":
+                if r < 0.5:
+                    out.append(att.pdf(rng, f"receipt_{compose.fill('{booking}', ctx)}.pdf"))
+                if rng.random() < 0.35:
+                    out.append(att.expenses_csv(ctx, with_cards=True))
+            elif arg == "pii" and r < 0.4:
+                out.append(att.pdf(rng, "direct_deposit_form.pdf"))
+            elif arg == "review" and r < 0.3:
+                out.append(att.notes(ctx, "confidential evaluation", paras))
+
+    def _stats_mime(self, mail: mime.Mail, subject: str) -> None:
+        if mail.html_only:
+            self._count("html_only")
+        if mail.alternative:
+            self._count("multipart_alternative")
+        if mail.nested is not None or mail.attachments:
+            self._count("multipart_mixed")
+        if not subject.isascii():
+            self._count("rfc2047_subjects")
+        if not mail.sender.name.isascii():
+            self._count("rfc2047_names")
+        if mail.cte == "b64":
+            self._count("base64_bodies")
+        if mail.cte == "qp":
+            self._count("qp_bodies")
+        if mail.bcc:
+            self._count("bcc")
+        if mail.in_reply_to:
+            self._count("in_reply_to")
+
+    def _write(self, custodian: str, folder: str, entry: bytes) -> None:
+        f = self.files.get((custodian, folder))
+        if f is None:
+            d = self.out / "mail" / custodian
+            d.mkdir(parents=True, exist_ok=True)
+            f = self.files[(custodian, folder)] = open(d / f"{folder}.mbox", "wb")
+        f.write(entry)
+
+    def close(self) -> None:
+        self.files_written = sorted(self.files)
+        for f in self.files.values():
+            f.close()
+        self.files.clear()
+
+
+TOPICS_BY_ID = {t.id: t for t in TOPICS}
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def generate(out_dir, n_messages: int = 3000, seed: int = 20261122, progress=None) -> dict:
+    """Write a deterministic demo collection into ``out_dir`` and return a summary.
+
+    Same ``seed`` and ``n_messages`` give byte-identical files. ``n_messages`` counts unique
+    messages (Message-IDs); copies of a message in the sender's sent folder and in recipients'
+    inboxes are extra and byte-identical.
+    """
+    out = Path(out_dir)
+    n = int(n_messages)
+    if n < 1:
+        raise ValueError("n_messages must be at least 1")
+    prog = _progress.ensure(progress)
+    out.mkdir(parents=True, exist_ok=True)
+    mail_dir = out / "mail"
+    if mail_dir.exists():
+        for old in sorted(mail_dir.glob("*/*.mbox")):
+            old.unlink()
+    gen = _Generator(out, n, seed)
+    plan = build_plan(n, gen.rng)
+    step = max(1, min(500, n // 100))
+    prog.update(0, n, "Writing demo messages")
+    try:
+        for i, (cat, arg) in enumerate(plan):
+            gen.make(i, cat, arg)
+            if (i + 1) % step == 0:
+                prog.update(i + 1, n, "Writing demo messages")
+    finally:
+        gen.close()
+    prog.update(n, n, "Writing labels")
+    return _write_labels(out, gen, n, seed)
+
+
+def _write_labels(out: Path, gen: _Generator, n: int, seed: int) -> dict:
+    labs = gen.labels
+    # topics
+    topics_path = out / "topics.json"
+    topics_path.write_text(json.dumps([t.public() for t in TOPICS], indent=2, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+    # sensitivity with label noise
+    persona_labels: dict[str, list[int]] = {}
+    reason_rows = []
+    for persona in labels.PERSONAS:
+        levels = []
+        for lab in labs:
+            # kinds only mentioned in an aside are borderline: the persona flags them sometimes
+            judged = [k for k in lab.kinds if k not in lab.mild or gen.noise_rng.random() < MILD_FLAG_RATE]
+            reasons = labels.sensitive_reasons(persona, judged)
+            level = 1 if reasons else 0
+            if gen.noise_rng.random() < NOISE_RATE:
+                level = 1 - level
+            levels.append(level)
+            if level and reasons:
+                for r in reasons:
+                    reason_rows.append((lab.docid, persona, r))
+        persona_labels[persona] = levels
+    sens_path = out / "sensitivity.txt"
+    with open(sens_path, "w", encoding="ascii", newline="\n") as f:
+        for persona in labels.PERSONAS:
+            for lab, level in zip(labs, persona_labels[persona]):
+                f.write(f"{persona} {lab.docid} {level}\n")
+    reasons_path = out / "reasons.tsv"
+    with open(reasons_path, "w", encoding="ascii", newline="\n") as f:
+        f.write("docid\tpersona\treason\n")
+        for docid, persona, r in reason_rows:
+            f.write(f"{docid}\t{persona}\t{r}\n")
+    # qrels: pool = relevant + planted distractors + random judged negatives
+    pool_rng = random.Random(seed * 31 + 7)
+    rel: dict[str, dict[int, int]] = {t.id: {} for t in TOPICS}
+    for idx, lab in enumerate(labs):
+        for t in lab.passing:
+            rel[t][idx] = 1
+        for t in lab.high:
+            rel[t][idx] = 2
+        for t in lab.dist:
+            rel[t].setdefault(idx, 0)
+    qrels_path = out / "qrels.txt"
+    n_qrels = 0
+    per_topic = {}
+    with open(qrels_path, "w", encoding="ascii", newline="\n") as f:
+        for t in TOPICS:
+            judged = rel[t.id]
+            n_rel = sum(1 for v in judged.values() if v > 0)
+            extra = max(5, n_rel // 3)
+            for _ in range(min(extra, len(labs))):
+                j = pool_rng.randrange(len(labs))
+                judged.setdefault(j, 0)
+            for idx in sorted(judged):
+                f.write(f"{t.id} 0 {labs[idx].docid} {judged[idx]}\n")
+                n_qrels += 1
+            counts = {g: sum(1 for v in judged.values() if v == g) for g in (0, 1, 2)}
+            rs = {}
+            for persona in labels.PERSONAS:
+                relevant = [i for i, v in judged.items() if v > 0]
+                rs[persona] = round(sum(persona_labels[persona][i] for i in relevant) / len(relevant), 3) \
+                    if relevant else 0.0
+            per_topic[t.id] = {"title": t.title, "rel2": counts[2], "rel1": counts[1], "rel0": counts[0],
+                               "relevant_sensitive_share": rs}
+    sens_share = {p: round(sum(v) / len(v), 4) if v else 0.0 for p, v in persona_labels.items()}
+    disagree = sum(1 for a, b in zip(*[persona_labels[p] for p in labels.PERSONAS]) if a != b)
+    mailboxes = sorted(f"mail/{c}/{folder}.mbox" for c, folder in gen.files_written)
+    counts = {
+        "unique_messages": n,
+        "message_copies": gen.copies,
+        "duplicate_copies": gen.duplicates,
+        "mailboxes": len(mailboxes),
+        "topics": len(TOPICS),
+        "qrels": n_qrels,
+        "reasons_rows": len(reason_rows),
+        "persona_disagreements": disagree,
+        **{k: gen.stats[k] for k in sorted(gen.stats)},
+    }
+    written = mailboxes + ["topics.json", "qrels.txt", "sensitivity.txt", "reasons.tsv"]
+    hashes = {name: _sha256(out / name) for name in written}
+    manifest = {"format_version": FORMAT_VERSION, "generator": "sasc_desktop.engine.demo", "seed": seed,
+                "n_messages": n, "personas": list(labels.PERSONAS), "counts": counts,
+                "sensitive_share": sens_share, "files": hashes}
+    manifest_path = out / "manifest.json"
+    manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return {
+        "out_dir": str(out), "seed": seed, "n_messages": n, "counts": counts, "sensitive_share": sens_share,
+        "topics": per_topic,
+        "files": {"mailboxes": [str(out / m) for m in mailboxes], "topics": str(topics_path),
+                  "qrels": str(qrels_path), "sensitivity": str(sens_path), "reasons": str(reasons_path),
+                  "manifest": str(manifest_path)},
+    }
