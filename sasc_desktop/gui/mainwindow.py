@@ -47,6 +47,11 @@ def sample_query(session: Session) -> Optional[str]:
     return None
 
 
+def persona_name(p: dict[str, Any]) -> str:
+    card = p.get("card") or {}
+    return card.get("name") or p.get("name") or p["id"]
+
+
 def demo_builder() -> Optional[Callable]:
     """``build(root, progress) -> Path`` for the demo project, or None if not installed."""
     try:
@@ -151,12 +156,18 @@ class MainWindow(QMainWindow):
         self.collection_label.setObjectName("collectionLabel")
         self.persona_label = QLabel("")
         self.persona_label.setObjectName("personaLabel")
+        self.message_label = QLabel("")
+        self.message_label.setObjectName("messageLabel")
+        self._message_timer = QTimer(self)
+        self._message_timer.setSingleShot(True)
+        self._message_timer.timeout.connect(lambda: self.message_label.setText(""))
         self.busy_bar = QProgressBar()
         self.busy_bar.setMaximumWidth(180)
         self.busy_bar.setTextVisible(False)
         self.busy_bar.setRange(0, 0)
         self.busy_bar.hide()
-        sb.addWidget(self.collection_label, 1)
+        sb.addWidget(self.collection_label, 3)
+        sb.addWidget(self.message_label, 2)
         sb.addPermanentWidget(self.busy_bar)
         sb.addPermanentWidget(self.persona_label)
 
@@ -181,8 +192,17 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, exc: BaseException, details: str = "") -> QMessageBox:
         box = show_error(self, title, exc, details)
         self.error_dialogs = [b for b in self.error_dialogs if b.isVisible()] + [box]
-        self.statusBar().showMessage(f"{title or 'Operation'} failed: {exc}", 10000)
+        self.flash(f"{title or 'Operation'} failed: {exc}", 10000)
         return box
+
+    def flash(self, text: str, msecs: int = 5000) -> None:
+        """A transient note in the status bar (the collection size stays visible)."""
+        self.message_label.setText(text if len(text) <= 110 else text[:108] + "…")
+        self.message_label.setToolTip(text)
+        if msecs:
+            self._message_timer.start(msecs)
+        else:
+            self._message_timer.stop()
 
     def _busy(self, busy: bool) -> None:
         self.busy_bar.setVisible(busy)
@@ -195,14 +215,14 @@ class MainWindow(QMainWindow):
             self.busy_bar.setValue(min(done, total))
         if message:
             text = f"{message}: {done:,} of {total:,}" if total else message
-            self.statusBar().showMessage(text, 3000)
+            self.flash(text, 3000)
             if self.session is None and self.info is None:
                 self.doc_view.clear(text)
 
     # projects ---------------------------------------------------------------------------
     def open_project(self, root: Path | str) -> Task:
         root = Path(root).expanduser()
-        self.statusBar().showMessage(f"Opening {root}…")
+        self.flash(f"Opening {root}…", 0)
         return self._load(lambda p: Session.open(root, p), f"Opening the project {root}", root)
 
     def new_project(self, root: Path | str) -> Task:
@@ -238,7 +258,7 @@ class MainWindow(QMainWindow):
         self.search_panel.summary.setText("")
         self.doc_view.clear("Search the collection, then open a result to read it here.")
         self._update_status()
-        self.statusBar().showMessage(f"Opened {info['root']}", 5000)
+        self.flash(f"Opened {info['root']}", 5000)
         self.project_loaded.emit(info)
         self.focus_query()
 
@@ -256,7 +276,7 @@ class MainWindow(QMainWindow):
             f"{s['attachments']:,} attachments{dates}")
         self.collection_label.setToolTip(self.info["root"])
         persona = self.info["settings"].get("active_persona")
-        names = {p["id"]: p["name"] for p in self.info.get("personas", [])}
+        names = {p["id"]: persona_name(p) for p in self.info.get("personas", [])}
         self.persona_label.setText(f"Persona: {names.get(persona, persona) if persona else 'none'}")
 
     def refresh_info(self) -> Task:
@@ -313,11 +333,11 @@ class MainWindow(QMainWindow):
 
     def search(self, query: str, offset: int = 0) -> Optional[Task]:
         if self.info is None:
-            self.statusBar().showMessage("Open a project first.", 5000)
+            self.flash("Open a project first.", 5000)
             return None
         self._search_seq += 1
         seq = self._search_seq
-        self.statusBar().showMessage(f"Searching for {query}…")
+        self.flash(f"Searching for {query}…", 0)
 
         def done(value):
             if seq != self._search_seq:
@@ -326,7 +346,7 @@ class MainWindow(QMainWindow):
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
             self.search_panel.show_result(result, probs)
-            self.statusBar().showMessage(f"{result.total:,} messages match", 5000)
+            self.flash(f"{result.total:,} messages match", 5000)
             if offset == 0 and result.hits and self.search_panel.pending_select is None:
                 self.search_panel.table.setFocus()
                 self.search_panel.table.setCurrentIndex(self.search_panel.proxy.index(0, 0))
@@ -408,7 +428,7 @@ class MainWindow(QMainWindow):
         def done(settings):
             self.info["settings"] = settings
             self._update_status()
-            self.statusBar().showMessage("Preferences saved", 4000)
+            self.flash("Preferences saved", 4000)
             if self.search_panel.query:
                 self.search(self.search_panel.query, self.search_panel.offset)
         return self.worker.run(lambda p: self.session.update_settings(**values), done, label="Saving the preferences")

@@ -1,6 +1,7 @@
 """Qt models as thin adapters over engine records (SearchResult hits), and the sensitivity bar."""
 from __future__ import annotations
 
+from email.utils import parseaddr
 from typing import Optional, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSortFilterProxyModel, Qt
@@ -20,6 +21,12 @@ def short_date(iso: Optional[str]) -> str:
     if not iso:
         return ""
     return iso[:16].replace("T", " ")
+
+
+def display_name(sender: str) -> str:
+    """'Jessica Tran <jessica.tran@x>' -> 'Jessica Tran' (the address when there is no name)."""
+    name, addr = parseaddr(sender or "")
+    return name or addr or sender or ""
 
 
 def sensitivity_colour(p: float) -> QColor:
@@ -81,7 +88,7 @@ class ResultsModel(QAbstractTableModel):
             if col == DATE:
                 return short_date(hit.date)
             if col == FROM:
-                return hit.sender
+                return display_name(hit.sender)
             if col == SUBJECT:
                 return hit.subject or "(no subject)"
         if role == SORT_ROLE:

@@ -18,7 +18,8 @@ class PreferencesDialog(QDialog):
         self.persona = QComboBox()
         self.persona.addItem("(none)", None)
         for p in personas:
-            self.persona.addItem(p["name"] if p["name"] == p["id"] else f"{p['name']} ({p['id']})", p["id"])
+            name = (p.get("card") or {}).get("name") or p["name"]
+            self.persona.addItem(name if name == p["id"] else f"{name} ({p['id']})", p["id"])
         i = self.persona.findData(settings.get("active_persona"))
         self.persona.setCurrentIndex(max(0, i))
         self.weights: dict[str, QDoubleSpinBox] = {}

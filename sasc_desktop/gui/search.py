@@ -102,7 +102,7 @@ class SearchPanel(QWidget):
         self.table.setItemDelegateForColumn(SENS, SensitivityBarDelegate(self.table))
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
-        for col, width in ((RANK, 48), (SCORE, 60), (SENS, 90), (DATE, 120), (FROM, 200)):
+        for col, width in ((RANK, 48), (SCORE, 56), (SENS, 84), (DATE, 118), (FROM, 150)):
             header.resizeSection(col, width)
         header.setSectionResizeMode(SUBJECT, QHeaderView.ResizeMode.Stretch)
         self.table.activated.connect(self._activated)       # Enter / double-click

@@ -224,3 +224,31 @@ def test_new_project_then_import(qtbot, window, tmp_path):
         window.new_project(tmp_path / "fresh")
     assert sig.args[0]["stats"]["messages"] == 0
     assert window.import_action.isEnabled()
+
+
+def test_sensitivity_bar_column_shows_the_classifier_probabilities(qtbot, window, tmp_path):
+    from sasc_desktop.engine.classify import probabilities_for, train
+    from sasc_desktop.engine.project.judgments import save_personas, save_sensitivity
+    mbox = make_mbox(tmp_path / "s.mbox", 120)
+    root = tmp_path / "sens"
+    with Session.create(root) as s:
+        s.ingest([mbox], workers=0)
+        save_personas(s.store, [{"id": "holly-palmer", "name": "Holly Palmer"}])
+        docs = [(r[0], r[1]) for r in s.store.con.execute("SELECT doc_id, body FROM messages")]
+        save_sensitivity(s.store, [("holly-palmer", "", d, int("salary" in b or "doctor" in b)) for d, b in docs])
+        train(s, "holly-palmer")
+        s.update_settings(active_persona="holly-palmer")
+    open_project(qtbot, window, root)
+    window.search_panel.query_box.setEditText("message")
+    with qtbot.waitSignal(window.search_done, timeout=30_000) as sig:
+        window.search_panel.submit()
+    hits = sig.args[0].hits
+    panel = window.search_panel
+    assert not panel.table.isColumnHidden(2)
+    wait_idle(qtbot, window)
+    window.close()
+    with Session.open(root) as s:
+        expected = probabilities_for(s, "holly-palmer", [h.doc_id for h in hits])
+    shown = [panel.model.data(panel.model.index(r, 2)) for r in range(len(hits))]
+    assert shown == [f"{p:.2f}" for p in expected]
+    panel.table.grab()  # the bar delegate paints without error
