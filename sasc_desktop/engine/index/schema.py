@@ -1,36 +1,70 @@
-"""Whoosh schema. Stored fields are kept to the id: the record lives in SQLite."""
+"""Whoosh schema and text analysis. Stored fields are kept to the id: the record lives in SQLite.
+
+Speed: analysis is the expensive part of indexing, so it runs where the parsing runs (in the
+import's worker processes). :func:`analyse_document` turns a message's text into the exact
+posting items Whoosh's own analysers would produce (same tokeniser, lower-casing, stop words,
+Porter stems and position renumbering; a test checks equality against Whoosh), and the
+:class:`PreText` field type accepts those items directly, so the writing process only adds
+postings. Plain strings still work and are analysed the ordinary way.
+"""
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
 
 from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemmingAnalyzer
+from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import DATETIME, ID, NUMERIC, TEXT, Schema
+from whoosh.lang.porter import stem
+from whoosh.system import pack_uint
 
 # Bump when the schema or analysis changes: the index is then rebuilt from the store.
-INDEX_VERSION = 1
+#   2: pre-analysed fields (PreText); very long texts indexed up to INDEX_MAX_CHARS.
+INDEX_VERSION = 2
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
 DEFAULT_FIELD_WEIGHTS = {"subject": 2.0, "body": 1.0, "attachments": 0.7}
+TEXT_FIELDS = ("subject", "body", "attachments", "all", "from", "to")
+
+# The first INDEX_MAX_CHARS characters of a body or of the attachments' text are indexed (the
+# whole text stays in the store): a 40 MB log file attached to one message must not stall an
+# import. 200,000 characters is about 60 printed pages.
+INDEX_MAX_CHARS = 200_000
+
+_MINSIZE, _MAXSIZE = 2, 40
+_TOKEN_PATTERN = r"[\w\*]+(?:\.?[\w\*]+)*"   # Whoosh's default_pattern, without its capture group
+_ADDRESS_PATTERN = r"[^\s,;<>\"'()\[\]]+"
 
 
 def text_analyzer():
-    return StemmingAnalyzer(minsize=2, maxsize=40)
+    return StemmingAnalyzer(minsize=_MINSIZE, maxsize=_MAXSIZE)
 
 
 def address_analyzer():
-    return RegexTokenizer(r"[^\s,;<>\"'()\[\]]+") | LowercaseFilter()
+    return RegexTokenizer(_ADDRESS_PATTERN) | LowercaseFilter()
+
+
+class PreText(TEXT):
+    """A TEXT field that also takes pre-analysed posting items: a ``list`` of
+    ``(term_bytes, frequency, weight, value_bytes)`` tuples, as :meth:`TEXT.index` yields them.
+    A ``str`` is analysed as usual."""
+
+    def index(self, value, **kwargs):
+        if isinstance(value, list):
+            return value
+        return super().index(value, **kwargs)
 
 
 def build_schema() -> Schema:
     return Schema(
         doc_id=ID(stored=True, unique=True),
         id=NUMERIC(int, bits=64, stored=True, signed=False),
-        subject=TEXT(analyzer=text_analyzer()),
-        body=TEXT(analyzer=text_analyzer()),
-        attachments=TEXT(analyzer=text_analyzer()),
-        all=TEXT(analyzer=text_analyzer(), phrase=False),
-        **{"from": TEXT(analyzer=address_analyzer(), phrase=False)},
-        to=TEXT(analyzer=address_analyzer(), phrase=False),
+        subject=PreText(analyzer=text_analyzer()),
+        body=PreText(analyzer=text_analyzer()),
+        attachments=PreText(analyzer=text_analyzer()),
+        all=PreText(analyzer=text_analyzer(), phrase=False),
+        **{"from": PreText(analyzer=address_analyzer(), phrase=False)},
+        to=PreText(analyzer=address_analyzer(), phrase=False),
         date=DATETIME(),
         thread=ID(),
         folder=ID(),
@@ -45,3 +79,87 @@ def address_terms(header: str, addrs: list[str] | tuple[str, ...]) -> str:
         local, _, domain = a.partition("@")
         parts.extend([a, local, domain, *re.split(r"[._+-]+", local)])
     return " ".join(parts)
+
+
+# --- fast analysis (identical output to the analysers above) -------------------------------
+_tokens = re.compile(_TOKEN_PATTERN, re.UNICODE).findall
+_address_tokens = re.compile(_ADDRESS_PATTERN, re.UNICODE).findall
+_STOPS = frozenset(STOP_WORDS)
+_STEMS: dict[str, str | None] = {}   # lower-cased word -> stem, or None for a dropped word
+_STEM_CACHE_MAX = 500_000
+
+
+def _stem_of(word: str):
+    if len(word) < _MINSIZE or len(word) > _MAXSIZE or word in _STOPS:
+        return None
+    return stem(word)
+
+
+def analyse_terms(text: str) -> tuple[int, list[str]]:
+    """(position of the first kept token, kept stems in order) as StemmingAnalyzer(minsize=2,
+    maxsize=40) gives them: kept tokens are renumbered consecutively from the first one."""
+    stems = _STEMS
+    if len(stems) > _STEM_CACHE_MAX:
+        stems.clear()
+    out: list[str] = []
+    first = -1
+    for i, word in enumerate(_tokens(text)):
+        word = word.lower()
+        s = stems.get(word, 0)
+        if s == 0:
+            s = stems[word] = _stem_of(word)
+        if s is not None:
+            if first < 0:
+                first = i
+            out.append(s)
+    return max(first, 0), out
+
+
+
+def positions_items(first: int, terms: list[str]) -> list[tuple]:
+    """Posting items of a phrase-capable (Positions) field."""
+    poses: dict[str, list[int]] = defaultdict(list)
+    for i, t in enumerate(terms, first):
+        poses[t].append(i)
+    encode = _POSITIONS.encode
+    return [(t.encode("utf-8"), len(p), float(len(p)), encode(p)) for t, p in poses.items()]
+
+
+def frequency_items(counts: Counter) -> list[tuple]:
+    """Posting items of a Frequency field."""
+    return [(t.encode("utf-8"), n, float(n), pack_uint(n)) for t, n in counts.items()]
+
+
+def address_items(text: str) -> list[tuple]:
+    return frequency_items(Counter(w.lower() for w in _address_tokens(text)))
+
+
+def analyse_document(subject: str, body: str, attachment_text: str, sender: str, recipients: str,
+                     cc: str, bcc: str, from_addr: str, recipient_addrs) -> dict[str, list]:
+    """Pre-analysed items for every text field of one message."""
+    subject, body, attachment_text = subject or "", (body or "")[:INDEX_MAX_CHARS], (attachment_text or "")[:INDEX_MAX_CHARS]
+    sub = analyse_terms(subject)
+    bod = analyse_terms(body)
+    att = analyse_terms(attachment_text)
+    everything = Counter(sub[1])
+    everything.update(bod[1])
+    everything.update(att[1])
+    for header in (sender, recipients, cc):
+        if header:
+            everything.update(analyse_terms(header)[1])
+    return {
+        "subject": positions_items(*sub),
+        "body": positions_items(*bod),
+        "attachments": positions_items(*att),
+        "all": frequency_items(everything),
+        "from": address_items(address_terms(sender or "", [from_addr] if from_addr else [])),
+        "to": address_items(address_terms(" ".join(x for x in (recipients, cc, bcc) if x), list(recipient_addrs))),
+    }
+
+
+def _positions_format():
+    from whoosh.formats import Positions
+    return Positions()
+
+
+_POSITIONS = _positions_format()

@@ -13,36 +13,81 @@ from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.qparser.dateparse import DateParserPlugin
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, _lenfield
 from whoosh.scoring import BM25F
+from whoosh.util.numeric import byte_to_length
+from whoosh.writing import PostingPool, SegmentWriter
 
 from ..errors import ProjectError, QueryError
-from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, address_terms, build_schema, text_analyzer
+from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document, build_schema, text_analyzer
 
 
-def document_fields(row) -> dict:
+def document_fields(row, analysed: dict | None = None) -> dict:
     """Index fields for one message row (a mapping with the messages table's columns plus
-    'attachment_text' and 'recipient_addrs')."""
+    'attachment_text' and 'recipient_addrs'). ``analysed``: the text fields already analysed
+    by :func:`analyse_row` (in a worker process); analysed here when not given."""
     ts = row["ts"]
-    doc = {
-        "doc_id": row["doc_id"],
-        "id": row["id"],
-        "subject": row["subject"] or "",
-        "body": row["body"] or "",
-        "attachments": row["attachment_text"] or "",
-        "all": "\n".join(x for x in (row["subject"], row["sender"], row["recipients"], row["cc"],
-                                       row["body"], row["attachment_text"]) if x),
-        "from": address_terms(row["sender"] or "", [row["from_addr"]] if row["from_addr"] else []),
-        "to": address_terms(" ".join(x for x in (row["recipients"], row["cc"], row["bcc"]) if x),
-                            row["recipient_addrs"]),
-        "thread": row["thread_id"],
-        "folder": row["folder"] or "",
-    }
+    doc = dict(analysed) if analysed is not None else analyse_row(row)
+    doc.update(doc_id=row["doc_id"], id=row["id"], thread=row["thread_id"], folder=row["folder"] or "")
     if ts is not None:
         try:
             doc["date"] = datetime.fromtimestamp(ts, tz=timezone.utc).replace(tzinfo=None)
         except (OverflowError, OSError, ValueError):
             pass
     return doc
+
+
+def analyse_row(row) -> dict:
+    """Pre-analysed text fields of a message row (see :func:`document_fields`)."""
+    return analyse_document(row["subject"], row["body"], row["attachment_text"], row["sender"],
+                            row["recipients"], row["cc"], row["bcc"], row["from_addr"], row["recipient_addrs"])
+
+
+class FastPostingPool(PostingPool):
+    """Whoosh's posting pool without per-posting assertions (items come from our own analysis)."""
+
+    def add(self, item):
+        self.fieldnames.add(item[0])
+        self.currentsize += 150 + 2 * len(item[1]) + len(item[4] or b"")
+        if self.currentsize > self.limit:
+            self.save()
+        self.current.append(item)
+
+
+class _Lengths:
+    """The new segment's field lengths read once per field into a list: Whoosh otherwise reads
+    them back from the column file once per posting while writing postings."""
+
+    def __init__(self, pdr):
+        self._pdr, self._cache = pdr, {}
+
+    def doc_field_length(self, docnum, fieldname, default=0):
+        lengths = self._cache.get(fieldname)
+        if lengths is None:
+            reader = self._pdr._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+            lengths = self._cache[fieldname] = (
+                [] if reader is None else [byte_to_length(b) if b else None for b in reader.load()])
+            if reader is None:
+                return default
+        if docnum < len(lengths):
+            return lengths[docnum]
+        return default if not lengths else None
+
+    def __getattr__(self, name):
+        return getattr(self._pdr, name)
+
+
+class FastSegmentWriter(SegmentWriter):
+    """SegmentWriter whose segment flush looks field lengths up in memory (same output)."""
+
+    def _flush_segment(self):
+        self.perdocwriter.close()
+        pdr = self.per_document_reader() if self.codec.length_stats else None
+        lengths = _Lengths(pdr) if pdr is not None else None
+        self.fieldwriter.add_postings(self.schema, lengths, self.pool.iter_postings())
+        self.fieldwriter.close()
+        if pdr:
+            pdr.close()
 
 
 class SearchIndex:
@@ -69,7 +114,8 @@ class SearchIndex:
     # writing --------------------------------------------------------------------------
     def writer(self):
         # One segment per commit; a large pool keeps the writer from spilling to disk often.
-        return self.ix.writer(limitmb=256, timeout=30.0, delay=0.25)
+        return FastSegmentWriter(self.ix, limitmb=256, timeout=30.0, delay=0.25, codec=W3Codec(compression=0),
+                                 poolclass=FastPostingPool)
 
     def delete_ids(self, writer, doc_ids: Iterable[str]) -> None:
         for doc_id in doc_ids:
@@ -162,17 +208,32 @@ FILTER_FIELDS = {"date", "from", "to", "thread", "folder"}
 
 
 def _filters_restrict(q):
-    """Words are OR-ed for ranking, but a filter (date:, from:, to:, ...) beside them must
-    restrict them: Or([words..., filter]) -> And([Or(words), filter])."""
+    """Words are OR-ed for ranking, but a filter (date:, from:, to:, ...) or a NOT beside them
+    must restrict them: Or([words..., filter, Not(x)]) -> AndNot(And([Or(words), filter]), x).
+    Applied to every Or in the query tree."""
+    if isinstance(q, wq.CompoundQuery) or isinstance(q, wq.Not):
+        kids = [_filters_restrict(k) for k in q.children()]
+        q = q.__class__(kids[0]) if isinstance(q, wq.Not) else _rebuild(q, kids)
     if not isinstance(q, wq.Or):
         return q
     kids = list(q.children())
-    is_filter = [getattr(k, "fieldname", None) in FILTER_FIELDS for k in kids]
-    if not any(is_filter) or all(is_filter):
+    nots = [k.query for k in kids if isinstance(k, wq.Not)]
+    rest = [k for k in kids if not isinstance(k, wq.Not)]
+    filters = [k for k in rest if getattr(k, "fieldname", None) in FILTER_FIELDS]
+    words = [k for k in rest if getattr(k, "fieldname", None) not in FILTER_FIELDS]
+    if not words or (not filters and not nots):
         return q
-    words = [k for k, f in zip(kids, is_filter) if not f]
-    filters = [k for k, f in zip(kids, is_filter) if f]
-    return wq.And([wq.Or(words) if len(words) > 1 else words[0], *filters])
+    out = wq.Or(words) if len(words) > 1 else words[0]
+    if filters:
+        out = wq.And([out, *filters])
+    if nots:
+        out = wq.AndNot(out, wq.Or(nots) if len(nots) > 1 else nots[0])
+    return out
+
+
+def _rebuild(q, kids):
+    new = q.__class__(kids, boost=q.boost) if not isinstance(q, wq.Or) else wq.Or(kids, boost=q.boost, scale=q.scale)
+    return new
 
 
 def _query_problem(q) -> str:

@@ -14,6 +14,7 @@ import os
 import re
 import time
 import zlib
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,7 +22,8 @@ from typing import Iterable, Iterator, Optional
 
 from ..errors import Cancelled, InputError
 from ..index import SearchIndex
-from ..index.search_index import document_fields
+from ..index.schema import analyse_document
+from ..index.search_index import analyse_row, document_fields
 from ..progress import Progress, ensure
 from ..project import Store
 from ..records import IngestReport, Message, SkippedMessage
@@ -29,7 +31,9 @@ from .parse import MalformedMessage, addresses, parse_message, raw_digest
 from .sources import RawItem, count_messages, iter_source, source_kind
 from .text import is_reply_or_forward, normalise_subject
 
-BATCH = 400
+BATCH = 500            # messages per SQLite transaction
+CHUNK = 50             # messages per task sent to a worker process
+LOOKAHEAD = 2          # batches being parsed ahead of the one being stored
 INDEX_COMMIT_EVERY = 25_000
 _SENT = re.compile(r"(^|[^a-z])sent([^a-z]|$)|sent[ _-]?items|gesendet|envoy", re.I)
 
@@ -46,6 +50,26 @@ def _parse_one(item: tuple[str, str, bytes]):
         return SkippedMessage(location, f"could not be parsed ({exc.__class__.__name__}: {exc})")
 
 
+def _prepare_one(item: tuple[str, str, bytes]):
+    """Everything that does not need the project, done in a worker: parse, analyse the text
+    for the index, compress the raw bytes. -> SkippedMessage | (Message, analysed, zraw)."""
+    m = _parse_one(item)
+    if isinstance(m, SkippedMessage):
+        return m
+    try:
+        analysed = analyse_document(m.subject, m.body, m.attachment_text, m.sender, m.to, m.cc, m.bcc,
+                                    m.from_addr, m.recipient_addrs)
+    except Exception as exc:  # pragma: no cover - analysis of decoded text does not fail
+        return SkippedMessage(m.location, f"could not be indexed ({exc.__class__.__name__}: {exc})")
+    raw = item[2]
+    raw = raw[raw.find(b"\n") + 1:] if raw.startswith(b"From ") else raw
+    return m, analysed, zlib.compress(raw, 1)
+
+
+def _prepare_many(items: list[tuple[str, str, bytes]]) -> list:
+    return [_prepare_one(i) for i in items]
+
+
 def _batches(items: Iterable[RawItem], size: int) -> Iterator[list[RawItem]]:
     batch: list[RawItem] = []
     for item in items:
@@ -57,13 +81,34 @@ def _batches(items: Iterable[RawItem], size: int) -> Iterator[list[RawItem]]:
         yield batch
 
 
+class _Job:
+    """One batch on its way: items whose bytes are new, sent to the workers; the rest are
+    already known (duplicates) or repeat an earlier item of this run (fate of the first decides)."""
+    __slots__ = ("todo", "futures", "results", "known", "repeats", "unreadable", "size")
+
+    def __init__(self):
+        self.todo: list[tuple[str, str, bytes, str]] = []
+        self.futures: list = []
+        self.results: list | None = None
+        self.known = 0
+        self.repeats: list[tuple[str, str]] = []       # (location, digest of the first)
+        self.unreadable: list[SkippedMessage] = []
+        self.size = 0
+
+    def wait(self) -> list:
+        if self.results is None:
+            self.results = [r for f in self.futures for r in (f.result() if hasattr(f, "result") else f)]
+        return self.results
+
+
 class Importer:
     def __init__(self, store: Store, index: SearchIndex, owner_addresses: Iterable[str] = (),
                  workers: Optional[int] = None):
         self.store, self.index = store, index
         self.owners = {a.lower() for a in owner_addresses}
         cpus = os.cpu_count() or 1
-        self.workers = workers if workers is not None else (1 if cpus >= 2 else 0)
+        self.workers = workers if workers is not None else (min(cpus, 4) if cpus >= 2 else 0)
+        self._fate: dict[str, Optional[str]] = {}   # digest -> None (kept or a copy) | skip reason
 
     # --------------------------------------------------------------------------------
     def run(self, sources: list[Path], progress: Optional[Progress] = None) -> IngestReport:
@@ -82,11 +127,21 @@ class Importer:
         try:
             for path, kind in zip(paths, kinds):
                 source_id = self._register_source(path, kind)
-                for batch in _batches(iter_source(path), BATCH):
+                jobs: deque[_Job] = deque()
+                batches = _batches(iter_source(path), BATCH)
+                while True:
+                    while len(jobs) <= LOOKAHEAD:
+                        batch = next(batches, None)
+                        if batch is None:
+                            break
+                        jobs.append(self._dispatch(batch, pool))
+                    if not jobs:
+                        break
+                    job = jobs.popleft()
                     if writer is None:
                         writer = self.index.writer()
-                    pending.extend(self._ingest_batch(batch, source_id, report, writer, pool))
-                    done += len(batch)
+                    pending.extend(self._store_batch(job, source_id, report, writer))
+                    done += job.size
                     if len(pending) >= INDEX_COMMIT_EVERY:
                         self._commit_index(writer, pending)
                         writer, pending = None, []
@@ -96,7 +151,7 @@ class Importer:
             report.cancelled = True
         finally:
             if pool is not None:
-                pool.shutdown(cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)
             if writer is not None:
                 self._commit_index(writer, pending)
         changed = fix_threads(self.store)
@@ -125,9 +180,12 @@ class Importer:
         with self.store.transaction() as con:
             con.executemany("UPDATE messages SET indexed = 1 WHERE id = ?", ((i,) for i in pending))
 
-    def _ingest_batch(self, batch: list[RawItem], source_id: int, report: IngestReport, writer, pool) -> list[int]:
+    def _dispatch(self, batch: list[RawItem], pool) -> _Job:
+        """Sort out known and repeated bytes, and send the new ones to the workers."""
+        job = _Job()
+        job.size = len(batch)
         con = self.store.con
-        skipped = [SkippedMessage(i.location, i.error or "unreadable") for i in batch if i.data is None]
+        job.unreadable = [SkippedMessage(i.location, i.error or "unreadable") for i in batch if i.data is None]
         readable = [i for i in batch if i.data is not None]
         digests = [raw_digest(i.data) for i in readable]
         known = set()
@@ -135,52 +193,67 @@ class Importer:
             chunk = digests[start:start + 500]
             marks = ",".join("?" * len(chunk))
             known.update(r[0] for r in con.execute(f"SELECT raw_sha256 FROM copies WHERE raw_sha256 IN ({marks})", chunk))
-        todo, first_of, repeats = [], {}, []
         for item, digest in zip(readable, digests):
             if digest in known:
-                report.duplicates += 1
-            elif digest in first_of:  # the same bytes twice in one batch: fate of the first decides
-                repeats.append((item, first_of[digest]))
+                job.known += 1
+            elif digest in self._fate:
+                job.repeats.append((item.location, digest))
             else:
-                first_of[digest] = len(todo)
-                todo.append((item.location, item.folder, item.data))
-        parsed = list(pool.map(_parse_one, todo, chunksize=25)) if pool and len(todo) > 25 else [_parse_one(t) for t in todo]
-        for item, n in repeats:
-            if isinstance(parsed[n], SkippedMessage):
-                skipped.append(SkippedMessage(item.location, parsed[n].reason))
-            else:
-                report.duplicates += 1
-        to_index: list[tuple[int, Message, bool]] = []
+                self._fate[digest] = None
+                job.todo.append((item.location, item.folder, item.data, digest))
+        work = [t[:3] for t in job.todo]
+        if pool is not None and len(work) > 1:
+            job.futures = [pool.submit(_prepare_many, work[i:i + CHUNK]) for i in range(0, len(work), CHUNK)]
+        else:
+            job.results = _prepare_many(work)
+        return job
+
+    def _store_batch(self, job: _Job, source_id: int, report: IngestReport, writer) -> list[int]:
+        results = job.wait()
+        report.duplicates += job.known
+        skipped = list(job.unreadable)
+        to_index: list[tuple[int, str, str, Message, dict, bool]] = []
         with self.store.transaction() as con:
-            for result, (_, _, data) in zip(parsed, todo):
+            for result, (location, _, _, digest) in zip(results, job.todo):
                 if isinstance(result, SkippedMessage):
                     skipped.append(result)
+                    self._fate[digest] = result.reason
                     continue
-                outcome = self._store_message(con, result, source_id, data)
+                message, analysed, zraw = result
+                outcome = self._store_message(con, message, source_id, zraw)
                 if outcome is None:
                     report.duplicates += 1
-                elif outcome[1] == "replaced":
+                    continue
+                row_id, status, doc_id, thread_id = outcome
+                if status == "replaced":
                     report.duplicates += 1
-                    to_index.append((outcome[0], result, True))
                 else:
                     report.ingested += 1
-                    to_index.append((outcome[0], result, False))
-            for s in skipped:
-                con.execute("INSERT INTO skipped(source_id, location, reason) VALUES (?, ?, ?) "
-                            "ON CONFLICT(location) DO UPDATE SET reason = excluded.reason", (source_id, s.source, s.reason))
+                to_index.append((row_id, doc_id, thread_id, message, analysed, status == "replaced"))
+            for location, digest in job.repeats:
+                reason = self._fate.get(digest)
+                if reason is None:
+                    report.duplicates += 1
+                else:
+                    skipped.append(SkippedMessage(location, reason))
+            if skipped:
+                con.executemany("INSERT INTO skipped(source_id, location, reason) VALUES (?, ?, ?) "
+                                "ON CONFLICT(location) DO UPDATE SET reason = excluded.reason",
+                                [(source_id, s.source, s.reason) for s in skipped])
         report.skipped.extend(skipped)
-        for row_id, message, replace in to_index:
-            fields = document_fields(_index_row(con, row_id, message))
+        for row_id, doc_id, thread_id, m, analysed, replace in to_index:
+            fields = document_fields({"doc_id": doc_id, "id": row_id, "thread_id": thread_id,
+                                      "folder": m.folder, "ts": m.timestamp}, analysed)
             (writer.update_document if replace else writer.add_document)(**fields)
-        return [row_id for row_id, _, _ in to_index]
+        return [t[0] for t in to_index]
 
     def _is_sender_copy(self, folder: str, from_addr: str) -> bool:
         return bool(_SENT.search(folder or "")) or (from_addr.lower() in self.owners)
 
-    def _store_message(self, con, m: Message, source_id: int, raw: bytes):
-        """Insert a new document, or record a duplicate copy. Returns (id, 'new'|'replaced') or
-        None for a duplicate that changed nothing."""
-        existing = con.execute("SELECT id, subject, folder, from_addr FROM messages WHERE message_id = ?",
+    def _store_message(self, con, m: Message, source_id: int, zraw: bytes):
+        """Insert a new document, or record a duplicate copy. Returns (id, 'new'|'replaced',
+        doc_id, thread_id) or None for a duplicate that changed nothing."""
+        existing = con.execute("SELECT id, doc_id, thread_id, subject, folder, from_addr FROM messages WHERE message_id = ?",
                                (m.message_id,)).fetchall()
         same = [r for r in existing if _same_subject(r["subject"], m.subject)]
         if same and not m.synthetic_id:
@@ -189,10 +262,11 @@ class Importer:
             con.execute("INSERT INTO copies(message, raw_sha256, location, folder, kept) VALUES (?, ?, ?, ?, 0)",
                         (row["id"], m.raw_sha256, m.location, m.folder))
             if sender_copy and not self._is_sender_copy(row["folder"], row["from_addr"]):
-                self._replace_kept_copy(con, row["id"], m, source_id, raw)
-                return row["id"], "replaced"
+                self._replace_kept_copy(con, row["id"], m, source_id, zraw)
+                return row["id"], "replaced", row["doc_id"], row["thread_id"]
             return None
         doc_id = m.message_id if not existing else f"{m.message_id}~{m.raw_sha256[:10]}"
+        thread_id = _thread_of(con, m)
         cur = con.execute(
             "INSERT INTO messages(doc_id, message_id, synthetic_id, date, ts, sender, from_addr, recipients, cc, bcc, "
             "reply_to, subject, subject_norm, in_reply_to, refs, thread_id, folder, importance, priority, "
@@ -200,17 +274,17 @@ class Importer:
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (doc_id, m.message_id, int(m.synthetic_id), m.date, m.timestamp, m.sender, m.from_addr, m.to, m.cc,
              m.bcc, m.reply_to, m.subject, normalise_subject(m.subject), m.in_reply_to, " ".join(m.references),
-             _thread_of(con, m), m.folder, m.importance, m.priority, m.sensitivity_header, m.body,
+             thread_id, m.folder, m.importance, m.priority, m.sensitivity_header, m.body,
              int(m.body_is_html), len(m.attachments), m.raw_sha256, m.raw_size, m.location, source_id,
              json.dumps(list(m.notes))))
         row_id = cur.lastrowid
-        self._write_parts(con, row_id, m, raw)
+        self._write_parts(con, row_id, m, zraw)
         con.execute("INSERT INTO copies(message, raw_sha256, location, folder, kept) VALUES (?, ?, ?, ?, 1)",
                     (row_id, m.raw_sha256, m.location, m.folder))
         self._add_edges(con, m)
-        return row_id, "new"
+        return row_id, "new", doc_id, thread_id
 
-    def _replace_kept_copy(self, con, row_id: int, m: Message, source_id: int, raw: bytes) -> None:
+    def _replace_kept_copy(self, con, row_id: int, m: Message, source_id: int, zraw: bytes) -> None:
         """The sender's copy arrived after a recipient's: keep the sender's (it has the Bcc)."""
         con.execute(
             "UPDATE messages SET date=?, ts=?, sender=?, recipients=?, cc=?, bcc=?, reply_to=?, folder=?, "
@@ -221,19 +295,20 @@ class Importer:
              m.location, source_id, json.dumps(list(m.notes)), row_id))
         con.execute("DELETE FROM attachments WHERE message = ?", (row_id,))
         con.execute("UPDATE copies SET kept = (raw_sha256 = ?) WHERE message = ?", (m.raw_sha256, row_id))
-        self._write_parts(con, row_id, m, raw)
+        self._write_parts(con, row_id, m, zraw)
         bcc = addresses(m.bcc)
         if m.from_addr and bcc:
             _count_edges(con, m.from_addr, bcc, "bcc")
 
-    def _write_parts(self, con, row_id: int, m: Message, raw: bytes) -> None:
-        con.executemany(
-            "INSERT INTO attachments(message, ord, name, original_name, mime_type, size, sha256, text, is_message) "
-            "VALUES (?,?,?,?,?,?,?,?,?)",
-            [(row_id, n, a.name, a.original_name, a.mime_type, a.size, a.sha256, a.text, int(a.is_message))
-             for n, a in enumerate(m.attachments)])
-        raw = raw[raw.find(b"\n") + 1:] if raw.startswith(b"From ") else raw
-        con.execute("INSERT OR REPLACE INTO raw(message, data) VALUES (?, ?)", (row_id, zlib.compress(raw, 1)))
+    def _write_parts(self, con, row_id: int, m: Message, zraw: bytes) -> None:
+        """Attachments and the raw bytes (``zraw``: zlib-compressed, without an mbox From line)."""
+        if m.attachments:
+            con.executemany(
+                "INSERT INTO attachments(message, ord, name, original_name, mime_type, size, sha256, text, is_message) "
+                "VALUES (?,?,?,?,?,?,?,?,?)",
+                [(row_id, n, a.name, a.original_name, a.mime_type, a.size, a.sha256, a.text, int(a.is_message))
+                 for n, a in enumerate(m.attachments)])
+        con.execute("INSERT OR REPLACE INTO raw(message, data) VALUES (?, ?)", (row_id, zraw))
 
     def _add_edges(self, con, m: Message) -> None:
         if not m.from_addr:
@@ -268,13 +343,6 @@ def _thread_of(con, m: Message) -> str:
     return m.message_id
 
 
-def _index_row(con, row_id: int, m: Message) -> dict:
-    row = dict(con.execute("SELECT * FROM messages WHERE id = ?", (row_id,)).fetchone())
-    row["attachment_text"] = m.attachment_text
-    row["recipient_addrs"] = list(m.recipient_addrs)
-    return row
-
-
 def index_row(con, row_id: int) -> dict:
     """A message row with the extra values the index needs, read back from the store."""
     row = dict(con.execute("SELECT * FROM messages WHERE id = ?", (row_id,)).fetchone())
@@ -301,22 +369,47 @@ def fix_threads(store: Store) -> int:
     return changed
 
 
-def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] = None) -> int:
-    """Re-add every message not known to be in the index (after a kill or a schema change)."""
+_ROW_KEYS = ("subject", "body", "attachment_text", "sender", "recipients", "cc", "bcc", "from_addr", "recipient_addrs")
+
+
+def _analyse_rows(rows: list[dict]) -> list[dict]:
+    return [analyse_row(r) for r in rows]
+
+
+def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] = None,
+                 workers: Optional[int] = None) -> int:
+    """Re-add every message not known to be in the index (after a kill or a schema change).
+    Large repairs analyse the text in worker processes."""
     con = store.con
     ids = [r[0] for r in con.execute("SELECT id FROM messages WHERE indexed = 0 ORDER BY id")]
     if not ids:
         return 0
     progress = ensure(progress)
+    cpus = os.cpu_count() or 1
+    if workers is None:
+        workers = min(cpus, 4) if cpus >= 2 and len(ids) >= 2000 else 0
+    pool = ProcessPoolExecutor(workers) if workers else None
+    replace = index.doc_count() > 0
     writer = index.writer()
     try:
-        for n, row_id in enumerate(ids, 1):
-            writer.update_document(**document_fields(index_row(con, row_id)))
-            if n % 500 == 0:
-                progress.update(n, len(ids), "repairing the index")
+        progress.update(0, len(ids), "repairing the index")
+        for start in range(0, len(ids), BATCH):
+            rows = [index_row(con, i) for i in ids[start:start + BATCH]]
+            texts = [{k: r[k] for k in _ROW_KEYS} for r in rows]
+            if pool is not None:
+                futures = [pool.submit(_analyse_rows, texts[i:i + CHUNK]) for i in range(0, len(texts), CHUNK)]
+                analysed = [a for f in futures for a in f.result()]
+            else:
+                analysed = _analyse_rows(texts)
+            for row, fields in zip(rows, analysed):
+                (writer.update_document if replace else writer.add_document)(**document_fields(row, fields))
+            progress.update(min(start + BATCH, len(ids)), len(ids), "repairing the index")
     except BaseException:
         writer.cancel()
         raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     writer.commit()
     with store.transaction() as con:
         con.executemany("UPDATE messages SET indexed = 1 WHERE id = ?", ((i,) for i in ids))

@@ -67,8 +67,9 @@ def iter_mbox(path: Path, folder: str, start: int = 0) -> Iterator[RawItem]:
     if path.stat().st_size == 0:
         return
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        starts = [m.end() for m in _SEPARATOR.finditer(mm)]
-        ends = [m.start() for m in _SEPARATOR.finditer(mm)][1:] + [len(mm)]
+        found = [(m.start(), m.end()) for m in _SEPARATOR.finditer(mm)]
+        starts = [e for _, e in found]
+        ends = [s for s, _ in found][1:] + [len(mm)]
         for n, (a, b) in enumerate(zip(starts, ends), 1):
             if n <= start:
                 continue
