@@ -7,8 +7,10 @@ A topic's judged pool is summarised by *class counts*: documents with the same g
 same cost are interchangeable for every bound computed here, so a pool is an integer vector
 ``counts[c]`` over classes with gain ``gains[c]`` and cost ``costs[c]``. Batch kernels take
 ``counts`` of shape ``[T, C]`` (T topics) and return one value per topic; there are few classes
-(grades x sensitivity levels), so the dynamic programmes below cost O(C k^2) numpy operations
-on arrays of T rows, independent of the pool size n.
+(grades x sensitivity levels), so the dynamic programmes below cost O(C k) numpy operations
+on [T, k + 1] arrays (O(C k^2) work per topic; O(C k^3) for gamma-CS-DCG, whose state also
+counts the sensitive documents shown), independent of the pool size n. Topics are processed in
+chunks so that work arrays stay small (``CHUNK_CELLS``).
 """
 from __future__ import annotations
 
@@ -68,6 +70,16 @@ def is_close(a, b) -> np.ndarray:
     return np.abs(a - b) <= EPS * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
 
 
+# Work arrays are kept under about this many float64 cells by processing topics in chunks.
+CHUNK_CELLS = 4_000_000
+
+
+def _chunks(T: int, cells_per_topic: int):
+    step = max(1, CHUNK_CELLS // max(1, cells_per_topic))
+    for start in range(0, T, step):
+        yield slice(start, min(T, start + step))
+
+
 # ----------------------------------------------------------------------- sorted pool prefixes
 def sorted_prefix(counts: np.ndarray, values: np.ndarray, k: int, descending: bool
                   ) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +97,9 @@ def sorted_prefix(counts: np.ndarray, values: np.ndarray, k: int, descending: bo
     v = values[order]
     cum = np.cumsum(counts[:, order], axis=1)                      # [T, C]
     pos = np.arange(k)
-    idx = (cum[:, None, :] <= pos[None, :, None]).sum(axis=2)      # [T, k] class index at pos
+    idx = np.empty((T, k), dtype=np.int64)
+    for sl in _chunks(T, k * C):                                   # class index at each position
+        idx[sl] = (cum[sl, None, :] <= pos[None, :, None]).sum(axis=2)
     valid = idx < C
     vals = np.where(valid, v[np.minimum(idx, C - 1)], 0.0)
     return vals, valid
@@ -143,13 +157,18 @@ def cs_dcg_bounds(counts, gains_, costs, k: int, sublists: bool = False
     counts = np.asarray(counts, dtype=np.int64)
     gains_ = np.asarray(gains_, dtype=np.float64)
     costs = np.asarray(costs, dtype=np.float64)
-    hi = _cs_dcg_table(counts, gains_, costs, k, True)
-    lo = _cs_dcg_table(counts, gains_, costs, k, False)
-    if sublists:
-        return hi.max(axis=1), lo.min(axis=1)
-    m = np.minimum(counts.sum(axis=1), k)
-    rows = np.arange(len(counts))
-    return hi[rows, m], lo[rows, m]
+    best, worst = np.empty(len(counts)), np.empty(len(counts))
+    for sl in _chunks(len(counts), 2 * (k + 1)):
+        c = counts[sl]
+        hi = _cs_dcg_table(c, gains_, costs, k, True)
+        lo = _cs_dcg_table(c, gains_, costs, k, False)
+        if sublists:
+            best[sl], worst[sl] = hi.max(axis=1), lo.min(axis=1)
+        else:
+            m = np.minimum(c.sum(axis=1), k)
+            rows = np.arange(len(c))
+            best[sl], worst[sl] = hi[rows, m], lo[rows, m]
+    return best, worst
 
 
 # ---------------------------------------------------------------------- gamma-CS-DCG bounds
@@ -201,13 +220,18 @@ def gamma_cs_dcg_bounds(counts, gains_, costs, sensitive, gamma: float, k: int,
     costs = np.asarray(costs, dtype=np.float64)
     sensitive = np.asarray(sensitive, dtype=bool)
     G = geometric_costs(gamma, k)
-    hi = _gamma_table(counts, gains_, costs, sensitive, k, G, True).max(axis=2)
-    lo = _gamma_table(counts, gains_, costs, sensitive, k, G, False).min(axis=2)
-    if sublists:
-        return hi.max(axis=1), lo.min(axis=1)
-    m = np.minimum(counts.sum(axis=1), k)
-    rows = np.arange(len(counts))
-    return hi[rows, m], lo[rows, m]
+    best, worst = np.empty(len(counts)), np.empty(len(counts))
+    for sl in _chunks(len(counts), 3 * (k + 1) ** 2):
+        c = counts[sl]
+        hi = _gamma_table(c, gains_, costs, sensitive, k, G, True).max(axis=2)
+        lo = _gamma_table(c, gains_, costs, sensitive, k, G, False).min(axis=2)
+        if sublists:
+            best[sl], worst[sl] = hi.max(axis=1), lo.min(axis=1)
+        else:
+            m = np.minimum(c.sum(axis=1), k)
+            rows = np.arange(len(c))
+            best[sl], worst[sl] = hi[rows, m], lo[rows, m]
+    return best, worst
 
 
 def normalise(raw, lo, hi) -> tuple[np.ndarray, np.ndarray]:

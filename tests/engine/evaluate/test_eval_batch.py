@@ -92,3 +92,18 @@ def test_undefined_topics_are_none_and_no_nan():
     assert res["nCS-DCG@5(cost=1)"] == {"1": None, "2": None}
     assert res["nCS-DCG_f@5(cost=1)"] == {"1": None, "2": 1.0}       # sub-lists: empty (0) .. (b) (1)
     assert res["F-docs@5"] == {"1": None, "2": 0.0}
+
+
+def test_chunked_kernels_give_the_same_bounds(monkeypatch):
+    from sasc_desktop.engine.evaluate import kernels
+    rng = np.random.default_rng(9)
+    pools = [(rng.integers(0, 3, n), rng.integers(0, 3, n)) for n in rng.integers(0, 15, 40)]
+    counts = counts_from_levels([p[0] for p in pools], [p[1] for p in pools])
+    ms = [parse_measure(t) for t in ("nCS-DCG@6(costs=0/1/4)", "nCS-DCG_f@6(cost=2)",
+                                     "ngCS-DCG@6(cost=2,gamma=0.5)", "nDCG_min@6", "SENS@6(M=1)")]
+    whole = [m.prepare_batch(counts) for m in ms]
+    monkeypatch.setattr(kernels, "CHUNK_CELLS", 7)         # one topic at a time
+    for m, ref in zip(ms, whole):
+        got = m.prepare_batch(counts)
+        np.testing.assert_array_equal(got.lo, ref.lo)
+        np.testing.assert_array_equal(got.hi, ref.hi)
