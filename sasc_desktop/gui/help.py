@@ -1,6 +1,7 @@
 """The shortcuts help panel (F1) and the list of shortcuts it shows."""
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QLabel
 
 SHORTCUTS = [
@@ -30,4 +31,5 @@ class ShortcutsPanel(QDockWidget):
         label = QLabel(shortcuts_html())
         label.setMargin(10)
         label.setWordWrap(True)
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(label)

@@ -125,6 +125,7 @@ def run(argv: list[str]) -> int:
     window = MainWindow(AppState())
     shooter = None
     if args.screenshot:
+        app.setQuitOnLastWindowClosed(False)  # the screenshotter exits with its own status
         w, _, h = args.size.partition("x")
         window.resize(int(w), int(h))
         shooter = Screenshotter(window, Path(args.screenshot), args.view, app)

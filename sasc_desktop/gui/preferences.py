@@ -15,6 +15,7 @@ class PreferencesDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle("Preferences")
+        self.setMinimumWidth(460)
         self.persona = QComboBox()
         self.persona.addItem("(none)", None)
         for p in personas:

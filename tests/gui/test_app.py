@@ -252,3 +252,25 @@ def test_sensitivity_bar_column_shows_the_classifier_probabilities(qtbot, window
     shown = [panel.model.data(panel.model.index(r, 2)) for r in range(len(hits))]
     assert shown == [f"{p:.2f}" for p in expected]
     panel.table.grab()  # the bar delegate paints without error
+
+
+def test_screenshot_mode_saves_a_png_and_exits_zero(qtbot, project, tmp_path, monkeypatch):
+    import sys
+    from PySide6.QtGui import QImage
+    from sasc_desktop.gui.main import run
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run() installs its own; restore after
+    png = tmp_path / "shot.png"
+    assert run(["--project", str(project), "--screenshot", str(png), "--view", "document", "--size", "1000x700"]) == 0
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == (1000, 700)
+    # the screenshot opened the project, so it is now the last project
+    from sasc_desktop.gui.config import AppState
+    assert AppState().last_project == str(project)
+
+
+def test_startup_opens_the_last_project(qtbot, window, project):
+    from sasc_desktop.gui.main import start
+    window.state.project_opened(project)
+    with qtbot.waitSignal(window.project_loaded, timeout=30_000) as sig:
+        start(window, None)
+    assert sig.args[0]["root"] == str(project)
