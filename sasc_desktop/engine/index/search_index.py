@@ -127,10 +127,12 @@ class SearchIndex:
     # searching ------------------------------------------------------------------------
     def searcher(self):
         with self._lock:
+            # (Whoosh's refresh() fails when the old searcher saw an empty index: reopen instead.)
+            if self._searcher is not None and not self._searcher.up_to_date():
+                self._searcher.close()
+                self._searcher = None
             if self._searcher is None:
                 self._searcher = self.ix.searcher(weighting=BM25F(B=0.75, K1=1.2))
-            else:
-                self._searcher = self._searcher.refresh()
             return self._searcher
 
     def close(self) -> None:

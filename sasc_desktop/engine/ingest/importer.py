@@ -109,6 +109,8 @@ class Importer:
         cpus = os.cpu_count() or 1
         self.workers = workers if workers is not None else (min(cpus, 4) if cpus >= 2 else 0)
         self._fate: dict[str, Optional[str]] = {}   # digest -> None (kept or a copy) | skip reason
+        self._writer_rows: set[int] = set()          # rows added through the open index writer
+        self._deferred: set[int] = set()             # replaced rows to re-index after a commit
 
     # --------------------------------------------------------------------------------
     def run(self, sources: list[Path], progress: Optional[Progress] = None) -> IngestReport:
@@ -155,7 +157,7 @@ class Importer:
             if writer is not None:
                 self._commit_index(writer, pending)
         changed = fix_threads(self.store)
-        if changed:
+        if changed or self._deferred:
             repair_index(self.store, self.index)
         report.seconds = time.monotonic() - started
         if not report.cancelled:
@@ -177,8 +179,10 @@ class Importer:
 
     def _commit_index(self, writer, pending: list[int]) -> None:
         writer.commit()
+        self._writer_rows = set()
         with self.store.transaction() as con:
-            con.executemany("UPDATE messages SET indexed = 1 WHERE id = ?", ((i,) for i in pending))
+            con.executemany("UPDATE messages SET indexed = 1 WHERE id = ?",
+                            ((i,) for i in pending if i not in self._deferred))
 
     def _dispatch(self, batch: list[RawItem], pool) -> _Job:
         """Sort out known and repeated bytes, and send the new ones to the workers."""
@@ -213,6 +217,7 @@ class Importer:
         report.duplicates += job.known
         skipped = list(job.unreadable)
         to_index: list[tuple[int, str, str, Message, dict, bool]] = []
+        order: dict[int, int] = {}
         with self.store.transaction() as con:
             for result, (location, _, _, digest) in zip(results, job.todo):
                 if isinstance(result, SkippedMessage):
@@ -225,11 +230,21 @@ class Importer:
                     report.duplicates += 1
                     continue
                 row_id, status, doc_id, thread_id = outcome
-                if status == "replaced":
+                replace = status == "replaced"
+                if replace:
                     report.duplicates += 1
                 else:
                     report.ingested += 1
-                to_index.append((row_id, doc_id, thread_id, message, analysed, status == "replaced"))
+                entry = (row_id, doc_id, thread_id, message, analysed, replace)
+                if replace and row_id in order:      # its first copy is in this batch: not written yet
+                    to_index[order[row_id]] = entry[:5] + (False,)
+                elif replace and row_id in self._writer_rows:
+                    # Added through the open writer, which cannot delete its own documents: the row
+                    # stays unindexed and is re-indexed after the commit.
+                    self._deferred.add(row_id)
+                else:
+                    order[row_id] = len(to_index)
+                    to_index.append(entry)
             for location, digest in job.repeats:
                 reason = self._fate.get(digest)
                 if reason is None:
@@ -245,6 +260,7 @@ class Importer:
             fields = document_fields({"doc_id": doc_id, "id": row_id, "thread_id": thread_id,
                                       "folder": m.folder, "ts": m.timestamp}, analysed)
             (writer.update_document if replace else writer.add_document)(**fields)
+        self._writer_rows.update(t[0] for t in to_index)
         return [t[0] for t in to_index]
 
     def _is_sender_copy(self, folder: str, from_addr: str) -> bool:

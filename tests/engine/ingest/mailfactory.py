@@ -1,0 +1,25 @@
+"""Build real RFC 822 bytes for tests."""
+from __future__ import annotations
+
+
+def msg(subject="Hello", body="Body text.", *, frm="Alice <alice@example.org>", to="Bob <bob@example.org>",
+        message_id="<m1@example.org>", date="Mon, 05 Mar 2001 10:00:00 -0800", extra="", ctype=None) -> bytes:
+    heads = [f"From: {frm}", f"To: {to}", f"Subject: {subject}"]
+    if message_id:
+        heads.append(f"Message-ID: {message_id}")
+    if date:
+        heads.append(f"Date: {date}")
+    if extra:
+        heads.append(extra.rstrip("\n"))
+    heads.append("MIME-Version: 1.0")
+    heads.append(ctype or "Content-Type: text/plain; charset=us-ascii")
+    return ("\n".join(heads) + "\n\n" + body + "\n").encode("utf-8", "surrogateescape")
+
+
+def mbox(messages: list[bytes]) -> bytes:
+    out = []
+    for m in messages:
+        quoted = b"\n".join((b">" + line) if line.lstrip(b">").startswith(b"From ") else line
+                            for line in m.split(b"\n"))
+        out.append(b"From sender@example.org Mon Mar  5 10:00:00 2001\n" + quoted.rstrip(b"\n") + b"\n\n")
+    return b"".join(out)
