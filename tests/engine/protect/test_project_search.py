@@ -1,0 +1,79 @@
+"""Search and protect in a real (small demo) project: the safety rule, stored models, the
+experiment runner end to end, and the CLI."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sasc_desktop.engine.evaluate import read_qrels, read_sensitivity
+from sasc_desktop.engine.project import judgments as J
+from sasc_desktop.engine.session import Session
+
+PERSONA = "john-snibert"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    from sasc_desktop.engine.demo import generate
+    root = tmp_path_factory.mktemp("protect")
+    generate(root / "src", n_messages=600, seed=7)
+    s = Session.create(root / "proj")
+    s.ingest([root / "src" / "mail"])
+    J.save_personas(s.store, [{"id": "john-snibert"}, {"id": "holly-palmer"}])
+    J.save_topics(s.store, json.loads((root / "src" / "topics.json").read_text()))
+    J.save_qrels(s.store, [(q.topic, q.docid, q.rel) for q in read_qrels(root / "src" / "qrels.txt")])
+    J.save_sensitivity(s.store, [(x.persona, x.topic or "", x.docid, x.level)
+                                 for x in read_sensitivity(root / "src" / "sensitivity.txt")])
+    s.close()
+    return root / "proj"
+
+
+@pytest.mark.slow
+def test_judged_sensitive_never_shown_whatever_the_approach(project):
+    with Session.open(project) as s:
+        never = {d for d, lvl in J.sensitivity(s.store, PERSONA).items() if lvl > 0}
+        assert never
+        titles = [t["title"] for t in J.topics(s.store)]
+        for approach in ("relevance", "joint", "postfilter"):
+            info = s.train_protection(PERSONA, approach, ranker="linear", depth=60)
+            assert info["topics"] > 0
+            for title in titles[:4]:
+                for cutoff in ("fixed", "dynamic"):
+                    res = s.protected_search(title, PERSONA, approach=approach, k=10, cutoff=cutoff)
+                    shown = [h["doc_id"] for h in res["hits"]]
+                    assert not set(shown) & never
+                    assert not {h["doc_id"] for h in res["held_back"]} & never
+                    assert len(shown) <= 10
+        # relevance ignores sensitivity, so only the final safety step can have removed these
+        res = [s.protected_search(t, PERSONA, approach="relevance") for t in titles]
+        assert sum(r["withheld_judged_sensitive"] for r in res) > 0
+
+
+@pytest.mark.slow
+def test_experiment_end_to_end_oracle(project, tmp_path):
+    from sasc_desktop.engine.evaluate.experiment_report import write_report
+    with Session.open(project) as s:
+        res = s.run_experiment(PERSONA, rankers=["linear"], classifier="oracle", folds=5,
+                               approaches=["relevance", "postfilter", "joint", "joint_postfilter"],
+                               eval_measures=["nCS-DCG@10(cost=12)", "CS-DCG@10(cost=12)"], cluster_replacement=True,
+                               cutoff="dynamic", depth=60)
+    assert {r["approach"] for r in res["results"]} >= {"postfilter", "joint", "postfilter+cr", "relevance"}
+    for r in res["results"]:
+        assert set(r) >= {"ranker", "approach", "measure", "mean", "per_topic"}
+        if r["approach"] in ("postfilter", "joint_postfilter", "postfilter+cr", "joint_postfilter+cr"):
+            assert r["shown_sensitive"] == 0      # the oracle classifier never lets one through
+    assert res["tests"] and {"a", "b", "t_p"} <= set(res["tests"][0])
+    files = write_report(res, tmp_path / "report")
+    for f in files:
+        assert (tmp_path / "report" / f).stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_cli_protected_search_json(project, capsys):
+    from sasc_desktop.cli import main
+    assert main(["search", str(project), "Falcon launch", "--protect", "postfilter", "--persona", PERSONA,
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"hits", "held_back", "approach", "persona"}
+    assert main(["search", str(project), "Falcon", "--protect", "postfilter"]) == 2
