@@ -38,6 +38,11 @@ class Ctx:
     recipient: people.Person
     date: _dt.datetime
     extra: dict = field(default_factory=dict)
+    sticky: dict = field(default_factory=dict)   # slot values kept for the whole message
+
+
+# Slots that keep one value within a message (a message talks about one customer, one city...).
+STICKY = frozenset(("customer", "city", "kid", "product", "repo", "room", "booking"))
 
 
 def _colleague(ctx: Ctx) -> people.Person:
@@ -111,6 +116,14 @@ def fill(template: str, ctx: Ctx) -> str:
 
     def repl(m: re.Match) -> str:
         name = m.group(1)
+        if name in STICKY:
+            got = ctx.sticky.get(name)
+            if got is None:
+                got = ctx.sticky[name] = _value(name)
+            return got
+        return _value(name)
+
+    def _value(name: str) -> str:
         v = extra.get(name)
         if v is not None:
             if isinstance(v, str):

@@ -54,7 +54,7 @@ def tz_for(tz: str, day: _dt.date) -> _dt.timezone:
 # --- the plan ---------------------------------------------------------------------------------
 WORK_WEIGHTS = (("scheduling", 12), ("status", 9), ("code_review", 5), ("design_review", 5), ("it_notice", 4),
                 ("facilities", 3), ("lunch", 4), ("fyi_article", 3), ("vendor", 2), ("customer", 5),
-                ("doc_edit", 4), ("conference", 2), ("thanks", 3), ("seminar", 2), ("expenses", 2))
+                ("doc_edit", 4), ("conference", 2), ("thanks", 3), ("seminar", 2), ("expenses", 2), ("social", 4))
 OTHER_WEIGHTS = (("news", 3.0), ("press", 1.5), ("intl", 1.5))
 SENS_WEIGHTS = (("family", 7.0), ("romance", 2.0), ("health", 2.0), ("receipt", 4.0), ("pii", 1.5),
                 ("student", 0.5), ("litigation", 1.0), ("trade_secret", 2.5), ("contract", 1.0),
@@ -87,7 +87,7 @@ def build_plan(n: int, rng: random.Random) -> list[tuple[str, str]]:
         rng.shuffle(items)
         items = items[:n]
     rest = n - len(items)
-    bg_pairs = [(k, w * 0.59 / 65) for k, w in WORK_WEIGHTS] + [(k, w / 100) for k, w in OTHER_WEIGHTS]
+    bg_pairs = [(k, w * 0.59 / 69) for k, w in WORK_WEIGHTS] + [(k, w / 100) for k, w in OTHER_WEIGHTS]
     sens_total = sum(w for _, w in SENS_WEIGHTS)
     bg_pairs += [("sens:" + k, w * 0.35 / sens_total) for k, w in SENS_WEIGHTS]
     names = [p[0] for p in bg_pairs]
@@ -493,9 +493,10 @@ class _Generator:
 
         date = self._date(i, sender, personal)
         if parent is not None:
-            floor = parent.date + _dt.timedelta(minutes=rng.randrange(3, 2000))
-            if date < floor:
-                date = floor.astimezone(tz_for(sender.tz, floor.date()))
+            # replies and forwards follow their parent within minutes to a few days
+            delay = _dt.timedelta(minutes=int(rng.expovariate(1 / 240)) + 3)
+            when = parent.date + delay
+            date = when.astimezone(tz_for(sender.tz, when.date()))
         ctx = compose.Ctx(rng, sender, to[0] if to else sender, date)
 
         kinds: list = []

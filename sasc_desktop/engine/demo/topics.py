@@ -504,6 +504,9 @@ TOPICS: tuple[Topic, ...] = (
             "The penetration test part of the audit runs next week; please don't panic if you see odd login "
             "attempts on the staging servers.",
             "Evidence request: screenshots of the MFA enforcement settings and the backup restore test log.",
+            "The auditors flagged that we don't review admin access quarterly. Samir is writing the procedure.",
+            "Audit status: {num} of 40 evidence requests closed; the rest are due {week}.",
+            "Could each manager confirm the access list for their team by {day}? It's for the security audit.",
         ),
         passing=(
             "Sorry, the security audit is taking all my time.",
@@ -537,6 +540,9 @@ TOPICS: tuple[Topic, ...] = (
             "We have {num} RSVPs for the holiday party so far. Dolores needs dietary restrictions by Friday.",
             "The holiday party budget is {k} including the DJ and the photo booth.",
             "The white elephant gift limit for the holiday party is $25.",
+            "Quick poll for the holiday party: do we want a band or the DJ again? Reply by {day}.",
+            "The holiday party shuttle leaves the office at 5:45 and returns at 11. Please don't drive if you drink.",
+            "Holiday party update: we're at {num} people over the room capacity, so partners may need to be capped.",
         ),
         passing=(
             "See you at the holiday party!",
@@ -571,6 +577,9 @@ TOPICS: tuple[Topic, ...] = (
             "We need the mutual NDA with Fabricor signed before we send the Falcon drawings.",
             "Paul says Fabricor can hold pricing if we commit to {bignum} units over 18 months.",
             "Contract call with Fabricor {day} at {time}. Frank leads, Grace for the legal points.",
+            "Fabricor's first article inspection passed with two minor findings on the enclosure gasket.",
+            "Legal comments on the Fabricor MSA: indemnity is still one-sided, and the warranty period should be 24 months.",
+            "Fabricor can start the production run on {date} if we sign by end of month.",
         ),
         passing=(
             "Once the Fabricor contract is signed we can lock the schedule.",
@@ -609,6 +618,9 @@ TOPICS: tuple[Topic, ...] = (
             "Draft term sheet for the Kinetic Labs acquisition is attached. Key points: retention for the "
             "founders and an earn-out tied to revenue.",
             "If we acquire Kinetic Labs, their team of {num} would report to Priya.",
+            "Diligence call with Kinetic Labs {day}: Victor presents their roadmap, we ask about churn and IP ownership.",
+            "John's read on Kinetic Labs: the motion algorithms are real but the hardware needs a respin.",
+            "Legal flagged that two Kinetic Labs patents are owned by a founder personally, not the company.",
         ),
         passing=(
             "I can't say much, but Project Kite is keeping me busy.",
@@ -647,6 +659,9 @@ TOPICS: tuple[Topic, ...] = (
             "teaching evaluations are mixed.",
             "External letters for the Okafor tenure case are in; two are very positive and one lukewarm.",
             "The department vote on Samuel's tenure is scheduled for {date}.",
+            "Please upload your section of the Okafor tenure report by {date}; the dean's office wants it early this year.",
+            "For Samuel's case we still need one external letter; the last reviewer declined for health reasons.",
+            "Teaching portfolio for Samuel's tenure file: syllabi, evaluations and two peer observations.",
         ),
         passing=(
             "Sorry, Samuel's tenure case is taking over my week.",
@@ -685,6 +700,9 @@ TOPICS: tuple[Topic, ...] = (
             "Referee reports came back: one accept with minor revisions, one major revision asking for more "
             "robustness checks.",
             "Daniel reran the pricing model with the new field data; the results hold.",
+            "I redid the robustness table for the pricing paper; clustering by customer doesn't change the result.",
+            "Co-author comments on the pricing paper: tighten the model section and move the proofs to an appendix.",
+            "Should we present the data pricing paper at the IO conference in {month}?",
         ),
         passing=(
             "Let's finish the paper before the summer.",
@@ -716,6 +734,9 @@ TOPICS: tuple[Topic, ...] = (
             "Intern mentor assignments are attached. Each mentor meets their intern weekly.",
             "Intern final presentations are {day} afternoon in {room}. Everyone welcome.",
             "The intern housing stipend is $1,500 a month this summer.",
+            "Intern orientation is {day} at 9 in {room}; laptops and badges will be ready.",
+            "Mentors: please send mid-summer intern feedback to Tasha by {date}.",
+            "We had {bignum} applications for the internship; interviews are mostly on video.",
         ),
         passing=(
             "Our intern is doing a great job on the test rig.",
@@ -748,6 +769,9 @@ TOPICS: tuple[Topic, ...] = (
             "We'll migrate {num} product pages to the new website by {date}.",
             "The brand guidelines for the redesign: new logo lockup, two accent colours, no more gradient.",
             "Website launch is {day}. Please check your team's pages on the staging site.",
+            "The redesign goes live in three phases: homepage, product pages, then support docs.",
+            "Could product managers review the new Falcon page copy on the redesigned site by {day}?",
+            "Analytics after the website redesign: bounce rate down {pct}, demo requests up.",
         ),
         passing=(
             "The new website looks great by the way.",
@@ -777,6 +801,9 @@ TOPICS: tuple[Topic, ...] = (
             "Two blocker bugs remain for 4.2: the BLE pairing timeout and the calibration table CRC mismatch.",
             "Rollout plan for 4.2: {pct} of the fleet in week one, then everyone.",
             "Draft release notes for 4.2 are attached; please check the known-issues list.",
+            "Hotfix 4.2.1 addresses the BLE pairing timeout; rollout {week}.",
+            "4.2 field results: reconnects down by half, battery life unchanged.",
+            "Kenji: please update the 4.2 changelog with the calibration table fix.",
         ),
         passing=(
             "After 4.2 ships I'm taking a week off.",
@@ -807,6 +834,9 @@ TOPICS: tuple[Topic, ...] = (
             "year.",
             "The all-hands recording is on the intranet for those who missed it.",
             "Please submit questions for the all-hands anonymously via the form by {day}.",
+            "Live stream link for the all-hands will be on the intranet; remote offices dial in at {time}.",
+            "Could each VP send one slide for the all-hands by {day}? Keep it to wins and asks.",
+            "All-hands follow-up: the answers to questions we didn't get to are now posted.",
         ),
         passing=(
             "As Maggie said at the all-hands, customers first.",
@@ -836,6 +866,9 @@ TOPICS: tuple[Topic, ...] = (
             "The new health plan has a lower deductible but a smaller provider network.",
             "The wellness challenge starts {day}: teams of five, most steps wins.",
             "Benefits Q&A session {day} at {time} in {room}.",
+            "Carol will host two open-enrollment sessions; bring your questions about the new health plan.",
+            "The wellness program now covers gym memberships up to $50 a month.",
+            "Reminder: the health plan switch means new insurance cards; they'll arrive by mail.",
         ),
         passing=(
             "Did you sign up for the wellness challenge?",
@@ -867,6 +900,9 @@ TOPICS: tuple[Topic, ...] = (
             "Interview prep for TechWire {day}: keep to the talking points, no comments on competitors.",
             "The TechWire article is out. Overall positive, though it calls us a 'quiet giant'.",
             "Nora sent follow-up questions; Derek will draft the answers.",
+            "Nora would like photos of the Falcon lab for the TechWire piece; can we arrange a visit?",
+            "Talking points for TechWire: the history of the company, why handheld matters, our customers.",
+            "The TechWire interview is confirmed for {day} at {time}, 45 minutes, on the record.",
         ),
         passing=(
             "Did you see the TechWire piece?",
@@ -899,6 +935,9 @@ TOPICS: tuple[Topic, ...] = (
             "Board agenda: financials, Falcon launch, Project Kite, Q&A.",
             "Richard's financials for the board show revenue at {k} for the quarter.",
             "The board pre-read goes out {date}; please keep the strategy slide to one page.",
+            "Board pre-read checklist: financials, KPIs, Falcon launch update, hiring plan.",
+            "Richard and I will rehearse the board financials {day}. Please join if you can.",
+            "The board asked for a deeper look at gross margin by product line next quarter.",
         ),
         passing=(
             "I'm buried in board prep.",
@@ -928,6 +967,9 @@ TOPICS: tuple[Topic, ...] = (
             "Farewell party for John on {date} at the pub on the corner.",
             "Handover plan: Dave takes optics, Aisha takes Lumen, I stay on as advisor for a year.",
             "It's been an honour working with you, John. Enjoy your retirement!",
+            "John's retirement lunch is {date}; Mia is collecting stories for the memory book.",
+            "Please send your favourite John Snibert story for the farewell slideshow by {day}.",
+            "The handover document for John's retirement covers calibration, patents and customer relationships.",
         ),
         passing=(
             "Before John retires, we should record his calibration knowledge.",
