@@ -1,0 +1,329 @@
+"""Per-persona sensitivity models of a project: train, store, score, explain, cross-validate."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
+
+from ..errors import InputError, ProjectError, SascError
+from ..progress import Progress, ensure
+from .features import load_docs, message_set_key, project_features
+from .judgments_io import check_persona, training_labels
+from .model import SensitivityClassifier, best_threshold, fbeta_from_counts
+from .pii import detect_pii
+
+MODEL_FORMAT = "sasc-classifier"
+MODEL_FORMAT_VERSION = 1
+
+
+class NoModelError(SascError):
+    """No sensitivity model has been trained for this persona yet."""
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    persona: str
+    version: int
+    kind: str
+    n_train: int
+    n_positive: int
+    threshold: float
+    C: dict
+    beta: float
+    incremental: bool
+    seconds: float
+    trained_at: str
+    path: str
+    n_scored: int
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+# ------------------------------------------------------------------------------ fitting
+def _labels(session, persona: str, doc_ids: Optional[Sequence[str]] = None) -> tuple[list[str], np.ndarray]:
+    check_persona(session, persona)
+    labels = training_labels(session, persona)
+    if doc_ids is not None:
+        ids = [d for d in doc_ids if d in labels]
+    else:
+        ids = sorted(labels)
+    if not ids:
+        raise InputError(f"persona {persona!r} has no sensitivity judgments on this project's messages; "
+                         "import or make judgments first")
+    return ids, np.array([labels[d] for d in ids], dtype=int)
+
+
+def fit_model(session, persona: str, train_doc_ids: Optional[Sequence[str]] = None,
+              progress: Optional[Progress] = None, **options) -> SensitivityClassifier:
+    """Fit a classifier on the judged documents among ``train_doc_ids`` (all judged documents
+    when None). Options are SensitivityClassifier parameters (kind, C, Cs, beta, ...)."""
+    fm = project_features(session, progress)
+    ids, y = _labels(session, persona, train_doc_ids)
+    model = SensitivityClassifier(**options).fit(fm.X[fm.rows(ids)], y)
+    model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
+    model.full_fit_n_, model.updates_ = len(ids), 0
+    return model
+
+
+def doc_matrix(session, model, doc_ids: list[str]):
+    """Feature rows for documents in the model's feature space."""
+    key, _ = message_set_key(session)
+    if key == getattr(model, "feature_key_", None):
+        fm = project_features(session)
+        return fm.X[fm.rows(doc_ids)]
+    # The project changed since the model was trained: transform with the model's own space.
+    con = session.store.con
+    ids = []
+    for d in doc_ids:
+        row = con.execute("SELECT id FROM messages WHERE doc_id = ?", (d,)).fetchone()
+        if row is None:
+            raise InputError(f"no document {d!r} in this project")
+        ids.append(row[0])
+    return model.space_.transform([doc for _, doc in load_docs(session.store, ids)])
+
+
+# ------------------------------------------------------------------------------ persistence
+def _model_path(session, persona: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
+    digest = hashlib.sha1(persona.encode()).hexdigest()[:8]
+    return Path(session.paths.models) / f"classifier-{safe}-{digest}.joblib"
+
+
+def save_model(session, persona: str, model: SensitivityClassifier) -> Path:
+    import joblib
+    path = _model_path(session, persona)
+    tmp = path.with_suffix(".tmp")
+    joblib.dump({"format": MODEL_FORMAT, "version": MODEL_FORMAT_VERSION, "persona": persona, "model": model}, tmp)
+    tmp.replace(path)
+    return path
+
+
+_LOADED: dict[tuple[str, str], tuple[float, SensitivityClassifier]] = {}
+_LOCK = threading.Lock()
+
+
+def load_model(session, persona: str) -> SensitivityClassifier:
+    """The persona's saved model (format version checked)."""
+    import joblib
+    path = _model_path(session, persona)
+    if not path.exists():
+        check_persona(session, persona)
+        raise NoModelError(f"no sensitivity model for persona {persona!r} yet: "
+                           f"train one with 'sasc classify train {session.root} --persona {persona}'")
+    mtime = path.stat().st_mtime
+    key = (str(path), persona)
+    with _LOCK:
+        hit = _LOADED.get(key)
+        if hit and hit[0] == mtime:
+            return hit[1]
+    try:
+        payload = joblib.load(path)
+    except Exception as exc:
+        raise ProjectError(f"the model file {path} is damaged ({exc}); retrain with 'sasc classify train'") from None
+    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
+        raise ProjectError(f"{path} is not a SASC classifier file")
+    if payload.get("version") != MODEL_FORMAT_VERSION:
+        raise ProjectError(f"{path} has model format version {payload.get('version')}, this SASC Desktop reads "
+                           f"version {MODEL_FORMAT_VERSION}; retrain with 'sasc classify train'")
+    with _LOCK:
+        _LOADED[key] = (mtime, payload["model"])
+    return payload["model"]
+
+
+def _store_scores(session, persona: str, version: int, ids: np.ndarray, probs: np.ndarray) -> None:
+    with session.store.transaction() as con:
+        con.execute("DELETE FROM scores WHERE persona = ?", (persona,))
+        con.executemany("INSERT INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
+                        zip([persona] * len(ids), ids.tolist(), probs.astype(float).tolist(), [version] * len(ids)))
+    with _LOCK:
+        for k in [k for k in _SCORES if k[:2] == (str(session.root), persona)]:
+            del _SCORES[k]
+
+
+# ------------------------------------------------------------------------------ train / score
+def train(session, persona: str, progress: Optional[Progress] = None, kind: str = "lr", beta: float = 1.0,
+          full: Optional[bool] = None) -> ModelInfo:
+    """Fit the persona's model on every judged document, save it, score every document and
+    store the probabilities. ``full=None`` refits incrementally (warm start, calibration and
+    threshold kept) when a model of the same kind exists for the same message set and the
+    judged set grew or shrank by at most 10%; otherwise hyper-parameters, calibration and
+    threshold are chosen again by inner cross-validation."""
+    progress = ensure(progress)
+    t0 = time.perf_counter()
+    check_persona(session, persona)
+    fm = project_features(session, progress)
+    ids, y = _labels(session, persona)
+    old = None
+    if full is not True:
+        try:
+            old = load_model(session, persona)
+        except SascError:
+            old = None
+    incremental = (old is not None and getattr(old, "feature_key_", None) == fm.key and old.kind == kind
+                   and old.beta == beta and abs(len(ids) - old.full_fit_n_) <= max(10, 0.1 * old.full_fit_n_)
+                   and old.updates_ < 500 and 0 < y.sum() < len(y))
+    progress.update(0, None, "fitting")
+    if incremental:
+        model = old.update(fm.X[fm.rows(ids)], y)
+        model.updates_ += 1
+    else:
+        model = SensitivityClassifier(kind=kind, beta=beta).fit(fm.X[fm.rows(ids)], y)
+        model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
+        model.full_fit_n_, model.updates_ = len(ids), 0
+    path = save_model(session, persona, model)
+    with _LOCK:
+        _LOADED[(str(path), persona)] = (path.stat().st_mtime, model)
+    progress.update(0, None, "scoring")
+    probs = model.proba_positive(fm.X)
+    row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    version = (row[0] if row else 0) + 1
+    trained_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    info = ModelInfo(persona=persona, version=version, kind=kind, n_train=len(ids), n_positive=int(y.sum()),
+                     threshold=float(model.threshold_), C=dict(model.C_), beta=float(beta), incremental=bool(incremental),
+                     seconds=0.0, trained_at=trained_at, path=str(path), n_scored=len(probs))
+    with session.store.transaction() as con:
+        con.execute("INSERT INTO classifier_models(persona, version, path, kind, trained_at, feature_key, info) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(persona) DO UPDATE SET version = excluded.version, "
+                    "path = excluded.path, kind = excluded.kind, trained_at = excluded.trained_at, "
+                    "feature_key = excluded.feature_key, info = excluded.info",
+                    (persona, version, str(path), kind, trained_at, fm.key, json.dumps(info.to_json())))
+    _store_scores(session, persona, version, fm.ids, probs)
+    return ModelInfo(**{**asdict(info), "seconds": round(time.perf_counter() - t0, 3)})
+
+
+_SCORES: dict[tuple[str, str, int], dict[str, float]] = {}
+
+
+def _score_map(session, persona: str) -> dict[str, float]:
+    model = load_model(session, persona)  # raises NoModelError with a clear message
+    row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    version = row[0] if row else 0
+    key = (str(session.root), persona, version)
+    with _LOCK:
+        if key in _SCORES:
+            return _SCORES[key]
+    con = session.store.con
+    scores = {d: p for d, p in con.execute(
+        "SELECT m.doc_id, s.prob FROM scores s JOIN messages m ON m.id = s.message WHERE s.persona = ?", (persona,))}
+    missing = [r[0] for r in con.execute(
+        "SELECT doc_id FROM messages WHERE id NOT IN (SELECT message FROM scores WHERE persona = ?)", (persona,))]
+    if missing:  # messages ingested after training: score them with the saved model
+        probs = model.proba_positive(doc_matrix(session, model, missing))
+        ids = [con.execute("SELECT id FROM messages WHERE doc_id = ?", (d,)).fetchone()[0] for d in missing]
+        with session.store.transaction() as c:
+            c.executemany("INSERT OR REPLACE INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
+                          [(persona, i, float(p), version) for i, p in zip(ids, probs)])
+        scores.update(zip(missing, probs.astype(float).tolist()))
+    with _LOCK:
+        _SCORES[key] = scores
+    return scores
+
+
+def probabilities(session, persona: str) -> dict[str, float]:
+    """doc_id -> calibrated P(sensitive) for every document of the project."""
+    return dict(_score_map(session, persona))
+
+
+def probabilities_for(session, persona: str, doc_ids: Sequence[str]) -> np.ndarray:
+    """Calibrated P(sensitive) for these documents, in order (fast: an in-memory lookup)."""
+    scores = _score_map(session, persona)
+    try:
+        return np.fromiter((scores[d] for d in doc_ids), dtype=np.float64, count=len(doc_ids))
+    except KeyError as exc:
+        raise InputError(f"no document {exc.args[0]!r} in this project") from None
+
+
+def model_info(session, persona: str) -> Optional[dict[str, Any]]:
+    row = session.store.con.execute("SELECT info FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+# ------------------------------------------------------------------------------ explanations
+def _pretty(name: str) -> tuple[str, str]:
+    block, _, feat = name.partition(":")
+    return block, feat
+
+
+def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]:
+    """Why the persona's model scores this document as it does: the features pushing it towards
+    sensitive (and away), with weights (feature value x coefficient), and PII hits with
+    character offsets into the field they were found in ("subject", "body", "attachment:<name>")."""
+    model = load_model(session, persona)
+    doc = session._row(doc_id)
+    doc_id = doc["doc_id"]
+    x = doc_matrix(session, model, [doc_id])
+    prob = float(model.proba_positive(x)[0])
+    contrib = model.contributions(x)
+    names = model.space_.names_
+    order = np.argsort(-contrib)
+    towards = [{"feature": names[j], "block": _pretty(names[j])[0], "name": _pretty(names[j])[1],
+                "weight": round(float(contrib[j]), 6)} for j in order[:top] if contrib[j] > 0]
+    against = [{"feature": names[j], "block": _pretty(names[j])[0], "name": _pretty(names[j])[1],
+                "weight": round(float(contrib[j]), 6)} for j in order[::-1][:top] if contrib[j] < 0]
+    pii = [h.to_json() for h in detect_pii(doc["subject"] or "", "subject")]
+    pii += [h.to_json() for h in detect_pii(doc["body"] or "", "body")]
+    for a in session.store.con.execute("SELECT name, text FROM attachments WHERE message = ? ORDER BY ord", (doc["id"],)):
+        if a[1]:
+            pii += [h.to_json() for h in detect_pii(a[1], f"attachment:{a[0]}")]
+    return {"doc_id": doc_id, "persona": persona, "probability": prob, "threshold": float(model.threshold_),
+            "sensitive": prob >= model.threshold_, "towards_sensitive": towards, "towards_not_sensitive": against,
+            "pii": pii}
+
+
+# ------------------------------------------------------------------------------ honest evaluation
+def _measures(y: np.ndarray, pred: np.ndarray) -> dict[str, float]:
+    tp = int(((pred == 1) & (y == 1)).sum())
+    fp = int(((pred == 1) & (y == 0)).sum())
+    fn = int(((pred == 0) & (y == 1)).sum())
+    tn = int(((pred == 0) & (y == 0)).sum())
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    spec = tn / (tn + fp) if tn + fp else 0.0
+    return {"precision": prec, "recall": rec, "f1": float(fbeta_from_counts(tp, fp, fn, 1.0)),
+            "f2": float(fbeta_from_counts(tp, fp, fn, 2.0)), "accuracy": (tp + tn) / len(y),
+            "balanced_accuracy": (rec + spec) / 2, "tp": tp, "fp": fp, "fn": fn, "tn": tn}
+
+
+def cross_validate(session, persona: str, folds: int = 5, optimise: str = "f1", kind: str = "lr",
+                   seed: int = 0, progress: Optional[Progress] = None) -> dict[str, Any]:
+    """Nested cross-validation: every outer training fold chooses C, calibration and threshold
+    by its own inner cross-validation; the outer test fold is only ever predicted. Measures
+    are over the pooled outer predictions."""
+    betas = {"f1": 1.0, "f2": 2.0}
+    if optimise not in betas:
+        raise InputError(f"--optimise must be f1 or f2, got {optimise!r}")
+    progress = ensure(progress)
+    fm = project_features(session, progress)
+    ids, y = _labels(session, persona)
+    if folds < 2:
+        raise InputError("cross-validation needs at least 2 folds")
+    if min(y.sum(), len(y) - y.sum()) < folds:
+        raise InputError(f"too few examples of one class ({int(y.sum())} sensitive of {len(y)}) for {folds} folds")
+    X = fm.X[fm.rows(ids)]
+    pred = np.zeros(len(y), dtype=int)
+    prob = np.zeros(len(y))
+    thresholds = []
+    for i, (tr, te) in enumerate(StratifiedKFold(folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)):
+        progress.update(i, folds, f"fold {i + 1} of {folds}")
+        m = SensitivityClassifier(kind=kind, beta=betas[optimise], random_state=seed).fit(X[tr], y[tr])
+        prob[te] = m.proba_positive(X[te])
+        pred[te] = (prob[te] >= m.threshold_).astype(int)
+        thresholds.append(m.threshold_)
+    progress.update(folds, folds, "done")
+    out = _measures(y, pred)
+    from sklearn.metrics import average_precision_score, roc_auc_score
+    out.update({"threshold": float(np.mean(thresholds)), "thresholds": [float(t) for t in thresholds],
+                "n": int(len(y)), "positives": int(y.sum()), "folds": folds, "optimise": optimise, "kind": kind,
+                "average_precision": float(average_precision_score(y, prob)), "roc_auc": float(roc_auc_score(y, prob)),
+                "brier": float(np.mean((prob - y) ** 2))})
+    return out

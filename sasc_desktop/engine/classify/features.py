@@ -1,0 +1,412 @@
+"""Features for sensitivity classification.
+
+Pure extractors (one message's fields in, numbers out) plus :class:`FeatureSpace`, which is fitted
+on a project's messages (unsupervised: TF-IDF vocabularies, network centralities, scaling; no
+labels are used, so fitting on every message of the collection leaks nothing) and turns messages
+into one sparse matrix. The matrix for a project's message set is cached under ``models/`` keyed
+by the message set, so models can be refitted in milliseconds.
+
+Blocks of the matrix: ``subject:``, ``body:`` and ``attach:`` word 1-2-gram TF-IDF (kept apart),
+``meta:`` message metadata, ``pii:`` PII counts, ``net:`` sender/recipient network features.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.utils import getaddresses
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..errors import ProjectError
+from ..progress import Progress, ensure
+from .pii import PII_KINDS, detect_pii
+
+FEATURE_VERSION = 1
+CACHE_FORMAT = "sasc-features"
+MAX_TEXT = 100_000
+
+_REPLY = re.compile(r"^\s*(re|aw|sv)\s*:", re.I)
+_FORWARD = re.compile(r"^\s*(fw|fwd|wg)\s*:|-----\s*original message|-+\s*forwarded by", re.I | re.M)
+
+
+# ------------------------------------------------------------------------------ records
+@dataclass(frozen=True)
+class DocFields:
+    """What feature extraction needs from one message."""
+    doc_id: str
+    subject: str = ""
+    body: str = ""
+    attachments: str = ""
+    n_attachments: int = 0
+    date: Optional[str] = None
+    from_addr: str = ""
+    to: str = ""
+    cc: str = ""
+    bcc: str = ""
+    in_reply_to: str = ""
+    importance: str = ""
+    priority: str = ""
+    sensitivity_header: str = ""
+
+
+# ------------------------------------------------------------------------------ pure extractors
+def addresses(header: str) -> list[str]:
+    """Lower-case e-mail addresses in an address header."""
+    return [a.strip().lower() for _, a in getaddresses([header or ""]) if "@" in a]
+
+
+def is_internal(address: str, internal_domains: Sequence[str]) -> bool:
+    dom = address.rpartition("@")[2].lower()
+    return any(dom == d or dom.endswith("." + d) for d in internal_domains)
+
+
+def infer_internal_domains(sender_domain_counts: dict[str, int]) -> list[str]:
+    """The most common sender domain, and any other with at least 30% of its messages."""
+    counts = sorted(((c, d) for d, c in sender_domain_counts.items() if d), reverse=True)
+    if not counts:
+        return []
+    top = counts[0][0]
+    return sorted(d for c, d in counts if c >= 0.3 * top)
+
+
+META_NAMES: tuple[str, ...] = (
+    "weekday_mon", "weekday_tue", "weekday_wed", "weekday_thu", "weekday_fri", "weekday_sat", "weekday_sun",
+    "hour_night", "hour_morning", "hour_afternoon", "hour_evening", "weekend", "no_date",
+    "sender_internal", "sender_external",
+    "n_recipients", "n_internal_recipients", "n_external_recipients", "any_external_recipient",
+    "all_recipients_internal", "n_cc", "has_bcc",
+    "subject_length", "body_length", "attachment_length", "has_attachments", "n_attachments",
+    "is_reply", "is_forward",
+    "importance_high", "importance_low", "priority_high", "sensitivity_header_private",
+    "sensitivity_header_confidential",
+)
+
+
+def metadata_features(doc: DocFields, internal_domains: Sequence[str]) -> dict[str, float]:
+    """Message metadata as numbers (counts and lengths as log(1 + x)). Time features use the
+    sender's local time as written in the Date header."""
+    f = dict.fromkeys(META_NAMES, 0.0)
+    when = None
+    if doc.date:
+        try:
+            when = datetime.fromisoformat(doc.date)
+        except ValueError:
+            when = None
+    if when is None:
+        f["no_date"] = 1.0
+    else:
+        f[META_NAMES[when.weekday()]] = 1.0
+        f["weekend"] = float(when.weekday() >= 5)
+        h = when.hour
+        f["hour_night" if h < 6 else "hour_morning" if h < 12 else "hour_afternoon" if h < 18 else "hour_evening"] = 1.0
+    sender = doc.from_addr.lower()
+    if sender:
+        internal = is_internal(sender, internal_domains)
+        f["sender_internal"], f["sender_external"] = float(internal), float(not internal)
+    to, cc, bcc = addresses(doc.to), addresses(doc.cc), addresses(doc.bcc)
+    rcpts = list(dict.fromkeys(to + cc + bcc))
+    n_int = sum(is_internal(a, internal_domains) for a in rcpts)
+    f["n_recipients"] = math.log1p(len(rcpts))
+    f["n_internal_recipients"] = math.log1p(n_int)
+    f["n_external_recipients"] = math.log1p(len(rcpts) - n_int)
+    f["any_external_recipient"] = float(len(rcpts) > n_int)
+    f["all_recipients_internal"] = float(bool(rcpts) and n_int == len(rcpts))
+    f["n_cc"] = math.log1p(len(cc))
+    f["has_bcc"] = float(bool(bcc))
+    f["subject_length"] = math.log1p(len(doc.subject))
+    f["body_length"] = math.log1p(len(doc.body))
+    f["attachment_length"] = math.log1p(len(doc.attachments))
+    f["has_attachments"] = float(doc.n_attachments > 0)
+    f["n_attachments"] = math.log1p(doc.n_attachments)
+    f["is_reply"] = float(bool(doc.in_reply_to) or bool(_REPLY.match(doc.subject)))
+    f["is_forward"] = float(bool(_FORWARD.search(doc.subject)) or bool(_FORWARD.search(doc.body[:20000])))
+    imp, pri, sens = doc.importance.lower(), doc.priority.lower(), doc.sensitivity_header.lower()
+    f["importance_high"] = float("high" in imp)
+    f["importance_low"] = float("low" in imp)
+    f["priority_high"] = float("urgent" in pri or "high" in pri or pri.strip().startswith(("1", "2")))
+    f["sensitivity_header_private"] = float("private" in sens or "personal" in sens)
+    f["sensitivity_header_confidential"] = float("confidential" in sens)
+    return f
+
+
+PII_NAMES: tuple[str, ...] = tuple(f"{k}_count" for k in PII_KINDS) + ("any_pii",)
+
+
+def pii_features(text: str) -> dict[str, float]:
+    """log(1 + hits) per PII kind over the text, and whether there is any hit."""
+    counts = dict.fromkeys(PII_KINDS, 0)
+    for h in detect_pii(text):
+        counts[h.kind] += 1
+    out = {f"{k}_count": math.log1p(v) for k, v in counts.items()}
+    out["any_pii"] = float(any(counts.values()))
+    return out
+
+
+NET_MEASURES = ("in_degree", "out_degree", "pagerank", "betweenness")
+NET_NAMES: tuple[str, ...] = tuple(f"sender_{m}" for m in NET_MEASURES) + tuple(
+    f"recipients_{agg}_{m}" for agg in ("min", "max", "mean") for m in NET_MEASURES)
+
+
+def network_centralities(edges: Iterable[tuple[str, str, Any, int]], exact_limit: int = 1000,
+                         k: int = 200, seed: int = 0) -> dict[str, tuple[float, float, float, float]]:
+    """address -> (in-degree centrality, out-degree centrality, PageRank, betweenness) on the
+    weighted sender -> recipient graph. Betweenness is approximated with ``k`` sampled sources
+    when the graph has more than ``exact_limit`` nodes."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    for s, r, _kind, count in edges:
+        if s == r:
+            continue
+        w = g[s][r]["weight"] + count if g.has_edge(s, r) else count
+        g.add_edge(s, r, weight=w)
+    if g.number_of_nodes() == 0:
+        return {}
+    ind, outd = nx.in_degree_centrality(g), nx.out_degree_centrality(g)
+    try:
+        pr = nx.pagerank(g, weight="weight", max_iter=200)
+    except nx.PowerIterationFailedConvergence:
+        pr = {n: 1.0 / g.number_of_nodes() for n in g}
+    n = g.number_of_nodes()
+    btw = nx.betweenness_centrality(g, k=None if n <= exact_limit else min(k, n), seed=seed)
+    return {a: (ind[a], outd[a], pr[a] * n, btw[a]) for a in g}
+
+
+def network_features(doc: DocFields, central: dict[str, tuple[float, float, float, float]]) -> dict[str, float]:
+    zero = (0.0, 0.0, 0.0, 0.0)
+    out: dict[str, float] = {}
+    s = central.get(doc.from_addr.lower(), zero)
+    for m, v in zip(NET_MEASURES, s):
+        out[f"sender_{m}"] = float(v)
+    rcpts = list(dict.fromkeys(addresses(doc.to) + addresses(doc.cc) + addresses(doc.bcc)))
+    vals = np.array([central.get(a, zero) for a in rcpts], dtype=float).reshape(-1, 4)
+    for agg, fn in (("min", np.min), ("max", np.max), ("mean", np.mean)):
+        row = fn(vals, axis=0) if len(vals) else np.zeros(4)
+        for m, v in zip(NET_MEASURES, row):
+            out[f"recipients_{agg}_{m}"] = float(v)
+    return out
+
+
+# ------------------------------------------------------------------------------ the feature space
+@dataclass
+class FeatureOptions:
+    ngram_range: tuple[int, int] = (1, 2)
+    min_df: int = 2
+    max_df: float = 0.95
+    max_features: int = 150_000
+    weights: dict[str, float] = field(default_factory=lambda: {
+        "subject": 0.7, "body": 1.0, "attach": 0.5, "meta": 0.15, "pii": 0.15, "net": 0.1})
+
+
+def _text_vectorizer(opts: FeatureOptions, max_features: int):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    return TfidfVectorizer(ngram_range=opts.ngram_range, min_df=opts.min_df, max_df=opts.max_df,
+                           max_features=max_features, sublinear_tf=True, lowercase=True,
+                           token_pattern=r"(?u)\b[^\W\d_][\w'-]*[^\W_]\b|\b[^\W\d_]\b", dtype=np.float32)
+
+
+class FeatureSpace:
+    """Fitted on a list of messages; ``transform`` maps messages to the model's columns."""
+
+    def __init__(self, options: Optional[FeatureOptions] = None):
+        self.options = options or FeatureOptions()
+
+    def fit_transform(self, docs: Sequence[DocFields], internal_domains: Sequence[str],
+                      central: dict[str, tuple[float, float, float, float]],
+                      progress: Optional[Progress] = None) -> sp.csr_matrix:
+        progress = ensure(progress)
+        o = self.options
+        self.internal_domains_ = list(internal_domains)
+        self.central_ = central
+        self.vectorizers_ = {}
+        blocks = []
+        text_of = {"subject": lambda d: d.subject, "body": lambda d: d.body[:MAX_TEXT],
+                   "attach": lambda d: d.attachments[:MAX_TEXT]}
+        share = {"subject": 0.15, "body": 0.6, "attach": 0.25}
+        for name in ("subject", "body", "attach"):
+            progress.update(0, None, f"vectorising {name}")
+            texts = [text_of[name](d) for d in docs]
+            vec = _text_vectorizer(o, max(1000, int(o.max_features * share[name])))
+            try:
+                m = vec.fit_transform(texts)
+            except ValueError:  # empty vocabulary (e.g. no attachments at all)
+                vec = None
+                m = sp.csr_matrix((len(docs), 0), dtype=np.float32)
+            self.vectorizers_[name] = vec
+            blocks.append(m * o.weights[name])
+        progress.update(0, None, "metadata, PII and network features")
+        dense = self._dense_raw(docs)
+        self.mean_ = dense.mean(axis=0)
+        std = dense.std(axis=0)
+        self.std_ = np.where(std > 1e-9, std, 1.0)
+        blocks.append(self._dense_scaled(dense))
+        self.names_ = self._names()
+        return sp.hstack(blocks, format="csr", dtype=np.float32)
+
+    def _names(self) -> list[str]:
+        names = []
+        for name in ("subject", "body", "attach"):
+            vec = self.vectorizers_[name]
+            if vec is not None:
+                names += [f"{name}:{t}" for t in vec.get_feature_names_out()]
+        names += [f"meta:{n}" for n in META_NAMES] + [f"pii:{n}" for n in PII_NAMES] + [f"net:{n}" for n in NET_NAMES]
+        return names
+
+    def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
+        rows = []
+        for d in docs:
+            m = metadata_features(d, self.internal_domains_)
+            p = pii_features("\n".join((d.subject, d.body[:MAX_TEXT], d.attachments[:MAX_TEXT])))
+            n = network_features(d, self.central_)
+            rows.append([m[k] for k in META_NAMES] + [p[k] for k in PII_NAMES] + [n[k] for k in NET_NAMES])
+        return np.asarray(rows, dtype=np.float64).reshape(len(docs), len(META_NAMES) + len(PII_NAMES) + len(NET_NAMES))
+
+    def _dense_scaled(self, dense: np.ndarray) -> sp.csr_matrix:
+        z = np.clip((dense - self.mean_) / self.std_, -5, 5)
+        w = self.options.weights
+        nm, npii = len(META_NAMES), len(PII_NAMES)
+        scale = np.r_[np.full(nm, w["meta"]), np.full(npii, w["pii"]), np.full(len(NET_NAMES), w["net"])]
+        return sp.csr_matrix((z * scale).astype(np.float32))
+
+    def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
+        w = self.options.weights
+        blocks = []
+        for name, get in (("subject", lambda d: d.subject), ("body", lambda d: d.body[:MAX_TEXT]),
+                          ("attach", lambda d: d.attachments[:MAX_TEXT])):
+            vec = self.vectorizers_[name]
+            if vec is None:
+                blocks.append(sp.csr_matrix((len(docs), 0), dtype=np.float32))
+            else:
+                blocks.append(vec.transform([get(d) for d in docs]) * w[name])
+        blocks.append(self._dense_scaled(self._dense_raw(docs)))
+        return sp.hstack(blocks, format="csr", dtype=np.float32)
+
+
+# ------------------------------------------------------------------------------ project access
+_DOC_SQL = ("SELECT id, doc_id, subject, body, n_attachments, date, from_addr, recipients, cc, bcc, "
+            "in_reply_to, importance, priority, sensitivity_header FROM messages")
+
+
+def load_docs(store, ids: Optional[Sequence[int]] = None) -> list[tuple[int, DocFields]]:
+    """(row id, DocFields) for the project's messages (all, ordered by id, or the given ids)."""
+    con = store.con
+    if ids is None:
+        rows = con.execute(_DOC_SQL + " ORDER BY id").fetchall()
+        att_rows = con.execute("SELECT message, text FROM attachments WHERE text IS NOT NULL ORDER BY message, ord")
+    else:
+        ids = list(ids)
+        rows, att_rows = [], []
+        for i in range(0, len(ids), 900):
+            chunk = ids[i:i + 900]
+            marks = ",".join("?" * len(chunk))
+            rows += con.execute(f"{_DOC_SQL} WHERE id IN ({marks})", chunk).fetchall()
+            att_rows += con.execute(f"SELECT message, text FROM attachments WHERE text IS NOT NULL AND message IN ({marks}) "
+                                    "ORDER BY message, ord", chunk).fetchall()
+        order = {v: k for k, v in enumerate(ids)}
+        rows.sort(key=lambda r: order[r[0]])
+    atts: dict[int, list[str]] = {}
+    for mid, text in att_rows:
+        atts.setdefault(mid, []).append(text)
+    out = []
+    for r in rows:
+        out.append((r[0], DocFields(doc_id=r[1], subject=r[2] or "", body=r[3] or "",
+                                    attachments="\n\n".join(atts.get(r[0], ())), n_attachments=r[4] or 0,
+                                    date=r[5], from_addr=r[6] or "", to=r[7] or "", cc=r[8] or "", bcc=r[9] or "",
+                                    in_reply_to=r[10] or "", importance=r[11] or "", priority=r[12] or "",
+                                    sensitivity_header=r[13] or "")))
+    return out
+
+
+def project_internal_domains(session) -> list[str]:
+    configured = session.settings().get("internal_domains")
+    if configured:
+        return sorted({d.lower().lstrip("@") for d in configured})
+    return infer_internal_domains(dict(session.sender_domains()))
+
+
+@dataclass
+class FeatureMatrix:
+    key: str
+    ids: np.ndarray          # message row ids, ascending
+    doc_ids: list[str]
+    X: sp.csr_matrix
+    space: FeatureSpace
+
+    def __post_init__(self):
+        self.row_of = {d: i for i, d in enumerate(self.doc_ids)}
+
+    @property
+    def names(self) -> list[str]:
+        return self.space.names_
+
+    def rows(self, doc_ids: Sequence[str]) -> np.ndarray:
+        try:
+            return np.fromiter((self.row_of[d] for d in doc_ids), dtype=np.int64, count=len(doc_ids))
+        except KeyError as exc:
+            from ..errors import InputError
+            raise InputError(f"no document {exc.args[0]!r} in this project") from None
+
+
+def message_set_key(session, options: Optional[FeatureOptions] = None) -> tuple[str, list[str]]:
+    h = hashlib.sha1()
+    h.update(f"v{FEATURE_VERSION};{options or FeatureOptions()!r};".encode())
+    domains = project_internal_domains(session)
+    h.update(("domains:" + ",".join(domains) + ";").encode())
+    for rid, sha in session.store.con.execute("SELECT id, raw_sha256 FROM messages ORDER BY id"):
+        h.update(f"{rid}:{sha};".encode())
+    return h.hexdigest()[:20], domains
+
+
+_MEMO: dict[tuple[str, str], FeatureMatrix] = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def project_features(session, progress: Optional[Progress] = None,
+                     options: Optional[FeatureOptions] = None) -> FeatureMatrix:
+    """The feature matrix of every message in the project, from memory, the on-disk cache
+    (``models/features-<key>.joblib``) or built now."""
+    import joblib
+
+    key, domains = message_set_key(session, options)
+    memo_key = (str(session.paths.root), key)
+    with _MEMO_LOCK:
+        if memo_key in _MEMO:
+            return _MEMO[memo_key]
+    path = Path(session.paths.models) / f"features-{key}.joblib"
+    fm = None
+    if path.exists():
+        try:
+            payload = joblib.load(path)
+            if payload.get("format") == CACHE_FORMAT and payload.get("version") == FEATURE_VERSION:
+                fm = FeatureMatrix(key, payload["ids"], payload["doc_ids"], payload["X"], payload["space"])
+        except Exception:  # a damaged cache is rebuilt, never trusted
+            fm = None
+    if fm is None:
+        progress = ensure(progress)
+        progress.update(0, None, "reading messages")
+        docs = load_docs(session.store)
+        if not docs:
+            raise ProjectError("this project has no messages yet: ingest mail first")
+        central = network_centralities(session.network())
+        space = FeatureSpace(options)
+        X = space.fit_transform([d for _, d in docs], domains, central, progress)
+        fm = FeatureMatrix(key, np.array([i for i, _ in docs], dtype=np.int64), [d.doc_id for _, d in docs], X, space)
+        Path(session.paths.models).mkdir(parents=True, exist_ok=True)
+        for old in Path(session.paths.models).glob("features-*.joblib"):
+            old.unlink(missing_ok=True)
+        tmp = path.with_suffix(".tmp")
+        joblib.dump({"format": CACHE_FORMAT, "version": FEATURE_VERSION, "ids": fm.ids, "doc_ids": fm.doc_ids,
+                     "X": fm.X, "space": space}, tmp)
+        tmp.replace(path)
+    with _MEMO_LOCK:
+        for k in [k for k in _MEMO if k[0] == memo_key[0]]:
+            del _MEMO[k]
+        _MEMO[memo_key] = fm
+    return fm

@@ -1,0 +1,196 @@
+"""The sensitivity classifier: a scikit-learn style estimator on the feature matrix.
+
+``SensitivityClassifier(kind="lr" | "svm" | "or")``: logistic regression (default), a linear SVM,
+or the dissertation's "or" combination (sensitive when either model says so: the larger of the
+two calibrated probabilities). ``fit`` chooses C by inner stratified cross-validation (average
+precision) when ``C`` is None, calibrates each model with Platt scaling on its inner
+out-of-fold scores, and picks the decision threshold on those out-of-fold probabilities for
+F-beta. Nothing outside ``fit``'s own (X, y) is ever seen, so nesting it inside an outer
+cross-validation is honest. ``update`` refits warm-started with the chosen C and keeps the
+calibration and threshold: the fast path for retraining after one more judgment.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Optional, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import average_precision_score
+from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import LinearSVC
+
+from ..errors import InputError
+
+KINDS = ("lr", "svm", "or")
+
+
+def fbeta_from_counts(tp, fp, fn, beta: float):
+    b2 = beta * beta
+    den = (1 + b2) * tp + b2 * fn + fp
+    return np.where(den > 0, (1 + b2) * tp / np.maximum(den, 1e-12), 0.0)
+
+
+def best_threshold(y: np.ndarray, p: np.ndarray, beta: float = 1.0) -> tuple[float, float]:
+    """The threshold t (predict sensitive when p >= t) maximising F-beta on (y, p), and that F.
+    Ties go to the higher threshold; t is the midpoint between neighbouring distinct scores."""
+    y = np.asarray(y, dtype=int)
+    p = np.asarray(p, dtype=float)
+    if y.sum() == 0:
+        return 1.0, 0.0
+    order = np.argsort(-p, kind="mergesort")
+    ps, ys = p[order], y[order]
+    last = np.r_[np.nonzero(np.diff(ps))[0], len(ps) - 1]   # last index of each distinct score
+    tp = np.cumsum(ys)[last]
+    fp = (last + 1) - tp
+    fn = y.sum() - tp
+    f = fbeta_from_counts(tp, fp, fn, beta)
+    i = int(np.argmax(f))
+    nxt = ps[last[i] + 1] if last[i] + 1 < len(ps) else 0.0
+    return float((ps[last[i]] + nxt) / 2.0), float(f[i])
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+
+
+def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Platt scaling with the usual label smoothing: P = sigmoid(a * score + b)."""
+    n1, n0 = int(y.sum()), int(len(y) - y.sum())
+    t = np.where(y == 1, (n1 + 1.0) / (n1 + 2.0), 1.0 / (n0 + 2.0))
+    a, b = 1.0, 0.0
+    for _ in range(100):  # Newton steps on the cross-entropy
+        p = _sigmoid(a * scores + b)
+        g = np.array([np.dot(p - t, scores), np.sum(p - t)])
+        w = p * (1 - p) + 1e-12
+        H = np.array([[np.dot(w, scores * scores), np.dot(w, scores)], [np.dot(w, scores), w.sum()]]) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(H, g)
+        a, b = a - step[0], b - step[1]
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(a), float(b)
+
+
+class SensitivityClassifier(BaseEstimator, ClassifierMixin):
+    def __init__(self, kind: str = "lr", C: Optional[float] = None, Cs: Sequence[float] = (0.5, 2.0, 8.0, 32.0),
+                 beta: float = 1.0, inner_folds: int = 3, class_weight: Optional[str] = "balanced",
+                 random_state: int = 0):
+        self.kind = kind
+        self.C = C
+        self.Cs = Cs
+        self.beta = beta
+        self.inner_folds = inner_folds
+        self.class_weight = class_weight
+        self.random_state = random_state
+
+    # base models ---------------------------------------------------------------------
+    def _base(self, which: str, C: float):
+        if which == "lr":
+            return LogisticRegression(C=C, class_weight=self.class_weight, solver="liblinear", max_iter=1000)
+        return LinearSVC(C=C / 16.0, class_weight=self.class_weight, max_iter=5000)
+
+    def _fit_base(self, which: str, C: float, X, y):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            m = self._base(which, C).fit(X, y)
+        return m.coef_.ravel().astype(np.float64), float(m.intercept_[0])
+
+    def _oof(self, which: str, C: float, X, y, folds) -> np.ndarray:
+        out = np.zeros(len(y))
+        for tr, te in folds:
+            w, b = self._fit_base(which, C, X[tr], y[tr])
+            out[te] = X[te] @ w + b
+        return out
+
+    def _check(self, X, y):
+        if self.kind not in KINDS:
+            raise InputError(f"unknown model kind {self.kind!r}; choose one of {', '.join(KINDS)}")
+        y = np.asarray(y, dtype=int)
+        if X.shape[0] != len(y):
+            raise InputError("features and labels differ in length")
+        n1 = int(y.sum())
+        if n1 == 0 or n1 == len(y):
+            raise InputError(f"training needs both sensitive and not-sensitive examples; got {n1} sensitive of {len(y)}")
+        return sp.csr_matrix(X), y
+
+    # fit / update --------------------------------------------------------------------
+    def fit(self, X, y):
+        X, y = self._check(X, y)
+        n_splits = max(2, min(self.inner_folds, int(y.sum()), int(len(y) - y.sum())))
+        folds = list(StratifiedKFold(n_splits, shuffle=True, random_state=self.random_state).split(np.zeros(len(y)), y))
+        bases = ("lr", "svm") if self.kind == "or" else (self.kind,)
+        self.C_, self.platt_, self.coef_, self.intercept_ = {}, {}, {}, {}
+        probs = []
+        for which in bases:
+            best = None
+            for C in ([self.C] if self.C is not None else list(self.Cs)):
+                oof = self._oof(which, C, X, y, folds)
+                ap = average_precision_score(y, oof)
+                if best is None or ap > best[0] + 1e-12:
+                    best = (ap, C, oof)
+            _, C, oof = best
+            self.C_[which] = float(C)
+            self.platt_[which] = _platt(oof, y)
+            a, b = self.platt_[which]
+            probs.append(_sigmoid(a * oof + b))
+            self.coef_[which], self.intercept_[which] = self._fit_base(which, C, X, y)
+        p = np.max(probs, axis=0)
+        self.threshold_, self.validation_fbeta_ = best_threshold(y, p, self.beta)
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = X.shape[1]
+        self.n_train_, self.n_positive_ = int(len(y)), int(y.sum())
+        return self
+
+    def update(self, X, y):
+        """Refit on new (X, y) with the chosen C, calibration and threshold kept (fast)."""
+        X, y = self._check(X, y)
+        for which in self.coef_:
+            if which == "lr":
+                m = LogisticRegression(C=self.C_[which], class_weight=self.class_weight, solver="lbfgs",
+                                       warm_start=True, max_iter=200, tol=1e-4)
+                m.coef_ = self.coef_[which][None, :].copy()
+                m.intercept_ = np.array([self.intercept_[which]])
+                m.classes_ = self.classes_
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    m.fit(X, y)
+                self.coef_[which], self.intercept_[which] = m.coef_.ravel().astype(np.float64), float(m.intercept_[0])
+            else:
+                self.coef_[which], self.intercept_[which] = self._fit_base(which, self.C_[which], X, y)
+        self.n_train_, self.n_positive_ = int(len(y)), int(y.sum())
+        return self
+
+    # predict -------------------------------------------------------------------------
+    def proba_positive(self, X) -> np.ndarray:
+        """Calibrated P(sensitive) per row."""
+        X = sp.csr_matrix(X) if not sp.issparse(X) else X
+        out = None
+        for which, w in self.coef_.items():
+            a, b = self.platt_[which]
+            p = _sigmoid(a * (X @ w + self.intercept_[which]) + b)
+            out = p if out is None else np.maximum(out, p)
+        return out
+
+    def predict_proba(self, X) -> np.ndarray:
+        p = self.proba_positive(X)
+        return np.column_stack([1 - p, p])
+
+    def predict(self, X) -> np.ndarray:
+        return (self.proba_positive(X) >= self.threshold_).astype(int)
+
+    def contributions(self, x_row) -> np.ndarray:
+        """Per-feature contribution to the (LR, else SVM) score of one row: x_j * w_j."""
+        which = "lr" if "lr" in self.coef_ else next(iter(self.coef_))
+        x = sp.csr_matrix(x_row)
+        out = np.zeros(x.shape[1])
+        out[x.indices] = x.data * self.coef_[which][x.indices]
+        return out
+
+    # documents of a project ----------------------------------------------------------
+    def predict_proba_docs(self, session, doc_ids: Sequence[str]) -> np.ndarray:
+        """Calibrated P(sensitive) for these documents of the project (same order)."""
+        from .api import doc_matrix
+        return self.proba_positive(doc_matrix(session, self, list(doc_ids)))

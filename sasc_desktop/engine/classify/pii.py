@@ -1,0 +1,186 @@
+"""Detectors for personally identifiable information, used as features and as evidence.
+
+Every detector is a pure function of the text and returns :class:`PiiHit` records with
+character offsets, so a viewer can highlight ``text[start:end]``. Checksums cut false alarms:
+card numbers must pass the Luhn check, IBANs the ISO 13616 mod-97 check, US routing numbers the
+ABA check, and US social security numbers must not use an area number that is never issued
+(000, 666, 900-999) or an all-zero group or serial.
+
+``detect_pii`` runs every detector and drops a hit that overlaps a hit of a stronger kind
+(the order of :data:`PII_KINDS`), so a card number is not also reported as a phone number.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PII_KINDS: tuple[str, ...] = ("payment_card", "iban", "national_id", "date_of_birth", "bank_account",
+                              "phone", "street_address")
+
+
+@dataclass(frozen=True, slots=True)
+class PiiHit:
+    kind: str     # one of PII_KINDS
+    start: int    # character offsets into the text searched: text[start:end] == self.text
+    end: int
+    text: str
+    field: str = ""  # "subject", "body", "attachment:<name>" when known
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "start": self.start, "end": self.end, "text": self.text, "field": self.field}
+
+
+# ------------------------------------------------------------------------------ checksums
+def luhn_valid(number: str) -> bool:
+    """The Luhn (mod 10) check over the digits of ``number`` (other characters ignored)."""
+    digits = [int(c) for c in number if c.isdigit()]
+    if len(digits) < 2:
+        return False
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def iban_valid(value: str) -> bool:
+    """ISO 13616: move the first four characters to the end, letters to 10..35, mod 97 == 1."""
+    raw = re.sub(r"[\s-]", "", value).upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", raw):
+        return False
+    rearranged = raw[4:] + raw[:4]
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def aba_valid(number: str) -> bool:
+    """The ABA routing number check: 3-7-1 weighted digit sum divisible by 10."""
+    d = [int(c) for c in number if c.isdigit()]
+    if len(d) != 9:
+        return False
+    s = 3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8])
+    return s % 10 == 0 and s > 0
+
+
+# ------------------------------------------------------------------------------ detectors
+# 13-19 digits, optionally grouped by single spaces or dashes; not glued to other digits.
+_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_PHONE = re.compile(
+    r"(?<![\w+])(?:"
+    r"(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)\s?|[2-9]\d{2}[ .-])[2-9]\d{2}[ .-]\d{4}"      # US / NANP
+    r"|\+(?:[2-9]\d{0,2})(?:[ .-]?\(?\d{1,4}\)?){2,5}"                                # international
+    r")(?![\w-])")
+_DATE = (r"(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}"
+         r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}"
+         r"|\d{1,2}(?:st|nd|rd|th)? (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?,? \d{4})")
+_DOB = re.compile(r"(?i:\b(?:born(?: on)?|d\.?o\.?b\.?|date of birth|birth ?date|birthday)\b)[^\n\d]{0,20}?(" + _DATE + ")")
+_ACCOUNT = re.compile(r"(?i:\b(?:account|acct|a/c|routing|aba)\b\.?(?: ?(?:no\.?|number|num|#))?)\s*[:#]?\s*(\d[\d -]{4,18}\d)(?!\d)")
+_STREET_TYPES = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
+                 r"Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq")
+_ADDRESS = re.compile(
+    r"\b\d{1,6}(?: [NSEW]|(?: (?:NE|NW|SE|SW|North|South|East|West)))?"
+    r"(?: [A-Z][a-z]+| \d{1,3}(?:st|nd|rd|th)){1,3} (?:" + _STREET_TYPES + r")\b"
+    r"(?:,? (?:Suite|Ste|Apt|Unit|#) ?\w+)?"
+    r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2} \d{5}(?:-\d{4})?)?")
+
+
+def find_payment_cards(text: str) -> list[PiiHit]:
+    out = []
+    for m in _CARD.finditer(text):
+        s = m.group(0)
+        digits = re.sub(r"\D", "", s)
+        if not 13 <= len(digits) <= 19 or digits[0] not in "3456" or not luhn_valid(digits):
+            continue
+        if re.search(r"[ -]{2}", s) or len(set(digits)) == 1:
+            continue
+        out.append(PiiHit("payment_card", m.start(), m.end(), s))
+    return out
+
+
+def find_national_ids(text: str) -> list[PiiHit]:
+    """US social security numbers written ``AAA-GG-SSSS`` (or with spaces)."""
+    out = []
+    for m in _SSN.finditer(text):
+        area, group, serial = m.group(1), m.group(3), m.group(4)
+        if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+            continue
+        out.append(PiiHit("national_id", m.start(), m.end(), m.group(0)))
+    return out
+
+
+def find_ibans(text: str) -> list[PiiHit]:
+    return [PiiHit("iban", m.start(), m.end(), m.group(0)) for m in _IBAN.finditer(text) if iban_valid(m.group(0))]
+
+
+def find_bank_accounts(text: str) -> list[PiiHit]:
+    """Account or routing numbers introduced by a keyword ("account no. 123456789", "routing 021000021")."""
+    out = []
+    for m in _ACCOUNT.finditer(text):
+        digits = re.sub(r"\D", "", m.group(1))
+        if not 6 <= len(digits) <= 17:
+            continue
+        if "rout" in m.group(0).lower() or "aba" in m.group(0).lower():
+            if not aba_valid(digits):
+                continue
+        out.append(PiiHit("bank_account", m.start(1), m.end(1), m.group(1)))
+    return out
+
+
+def find_phones(text: str) -> list[PiiHit]:
+    out = []
+    for m in _PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if not 10 <= len(digits) <= 15:
+            continue
+        out.append(PiiHit("phone", m.start(), m.end(), m.group(0)))
+    return out
+
+
+def find_dates_of_birth(text: str) -> list[PiiHit]:
+    """A date within a few words after "born", "DOB", "date of birth" or "birthday"."""
+    return [PiiHit("date_of_birth", m.start(1), m.end(1), m.group(1)) for m in _DOB.finditer(text)]
+
+
+def find_street_addresses(text: str) -> list[PiiHit]:
+    """House number, up to three capitalised words and a street type, optionally a unit and
+    ", City, ST 12345"."""
+    return [PiiHit("street_address", m.start(), m.end(), m.group(0)) for m in _ADDRESS.finditer(text)]
+
+
+DETECTORS = {
+    "payment_card": find_payment_cards,
+    "iban": find_ibans,
+    "national_id": find_national_ids,
+    "date_of_birth": find_dates_of_birth,
+    "bank_account": find_bank_accounts,
+    "phone": find_phones,
+    "street_address": find_street_addresses,
+}
+
+
+def detect_pii(text: str, field: str = "") -> list[PiiHit]:
+    """Every PII hit in ``text``, in order of position; overlapping weaker hits are dropped."""
+    if not text:
+        return []
+    taken: list[tuple[int, int]] = []
+    out: list[PiiHit] = []
+    for kind in PII_KINDS:
+        for hit in DETECTORS[kind](text):
+            if any(hit.start < e and s < hit.end for s, e in taken):
+                continue
+            taken.append((hit.start, hit.end))
+            out.append(PiiHit(hit.kind, hit.start, hit.start + len(hit.text), hit.text, field))
+    out.sort(key=lambda h: (h.start, h.end))
+    return out
+
+
+def pii_counts(text: str) -> dict[str, int]:
+    """How many hits of each kind (every kind present as a key)."""
+    counts = dict.fromkeys(PII_KINDS, 0)
+    for h in detect_pii(text):
+        counts[h.kind] += 1
+    return counts
