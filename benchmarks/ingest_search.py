@@ -1,0 +1,151 @@
+"""Ingest + index throughput and search latency, printed as ONE JSON object.
+
+    python benchmarks/ingest_search.py                  # 50,000 demo messages + spamassassin
+    python benchmarks/ingest_search.py --messages 5000  # smaller demo mailbox
+    python benchmarks/ingest_search.py --skip-spamassassin --demo-dir /tmp/demo50k
+
+For each collection: end-to-end emails/s (parse + SQLite + Whoosh index, all copies read from
+the source, counted over wall-clock seconds of Session.ingest), the CPU seconds that took (this
+process plus its worker processes: a load-independent figure on a shared machine), index and
+SQLite size on disk, peak memory (ru_maxrss of this process and of its largest child), and
+search latency p50/p95 over 200 queries (top 10 and top 100), measured around Session.search
+(query parsing, Whoosh search and total count, summary rows from SQLite). Queries are drawn
+deterministically: the demo topics' titles plus words and word pairs from the collection's
+vocabulary (seeded). The demo collection is generated outside the timed part.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sasc_desktop.engine.session import Session  # noqa: E402
+
+SPAMASSASSIN = ROOT.parent / "shared" / "data" / "spamassassin"
+
+
+def du(path: Path) -> int:
+    return sum(p.stat().st_size for p in Path(path).rglob("*") if p.is_file())
+
+
+def cpu_seconds() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = (len(values) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def vocabulary_queries(session: Session, n: int, seed: int, titles: list[str]) -> list[str]:
+    """Titles first, then single words and pairs from mid-frequency body terms (not stop-like)."""
+    reader = session.index.searcher().reader()
+    docs = reader.doc_count()
+    from whoosh.analysis.filters import STOP_WORDS
+    terms = [t.decode() for t, info in reader.iter_field("body")
+             if t.isalpha() and 3 <= len(t) <= 12 and 5 <= info.doc_frequency() <= docs * 0.3]
+    terms = [t for t in terms if t not in STOP_WORDS]
+    rng = random.Random(seed)
+    rng.shuffle(terms)
+    queries = list(titles)[:n]
+    i = 0
+    while len(queries) < n and terms:
+        if i % 3 == 2:
+            queries.append(f"{terms[i % len(terms)]} {terms[(i * 7 + 1) % len(terms)]}")
+        else:
+            queries.append(terms[i % len(terms)])
+        i += 1
+    return queries[:n]
+
+
+def measure(name: str, sources: list[Path], titles: list[str], seed: int, workdir: Path) -> dict:
+    project = workdir / f"project-{name}"
+    shutil.rmtree(project, ignore_errors=True)
+    Session.create(project).close()
+    with Session.open(project) as s:
+        cpu0, t0 = cpu_seconds(), time.perf_counter()
+        report = s.ingest(sources)
+        seconds = time.perf_counter() - t0
+        cpu = cpu_seconds() - cpu0
+        read = report.ingested + report.duplicates + len(report.skipped)
+        out = {
+            "messages_read": read,
+            "ingested": report.ingested,
+            "duplicates": report.duplicates,
+            "skipped": len(report.skipped),
+            "seconds": round(seconds, 2),
+            "emails_per_s": round(read / seconds, 1),
+            "cpu_seconds": round(cpu, 2),
+            "emails_per_cpu_s": round(read / cpu, 1),
+            "index_mb": round(du(s.paths.index) / 1e6, 1),
+            "sqlite_mb": round(sum(p.stat().st_size for p in project.glob("project.sqlite*")) / 1e6, 1),
+        }
+        queries = vocabulary_queries(s, 200, seed, titles)
+        s.search(queries[0], limit=10)  # warm the searcher once
+        for limit in (10, 100):
+            times, totals = [], []
+            for q in queries:
+                t = time.perf_counter()
+                r = s.search(q, limit=limit)
+                times.append((time.perf_counter() - t) * 1000)
+                totals.append(r.total)
+            out[f"search_top{limit}_ms"] = {"p50": round(percentile(times, 0.5), 1),
+                                            "p95": round(percentile(times, 0.95), 1),
+                                            "max": round(max(times), 1)}
+        out["queries"] = len(queries)
+        out["mean_hits_per_query"] = round(statistics.mean(totals), 1)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--messages", type=int, default=50_000, help="unique demo messages (default 50000)")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--demo-dir", type=Path, help="reuse a demo collection generated with these settings")
+    ap.add_argument("--skip-spamassassin", action="store_true")
+    ap.add_argument("--workdir", type=Path, help="where projects go (default: a temporary folder)")
+    args = ap.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="sasc-bench-")) if args.workdir is None else args.workdir
+    tmp.mkdir(parents=True, exist_ok=True)
+    result: dict = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    try:
+        demo = args.demo_dir
+        if demo is None:
+            from sasc_desktop.engine.demo import generate
+            demo = tmp / "demo"
+            t = time.perf_counter()
+            generate(demo, n_messages=args.messages, seed=args.seed)
+            result["demo_generation_seconds"] = round(time.perf_counter() - t, 1)
+        titles = [t["title"] for t in json.loads((demo / "topics.json").read_text())]
+        result["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
+        result["demo"] = {"unique_messages": args.messages,
+                          **measure("demo", [demo / "mail"], titles, args.seed, tmp)}
+        if not args.skip_spamassassin and SPAMASSASSIN.is_dir():
+            result["spamassassin"] = measure("spamassassin", [SPAMASSASSIN], [], args.seed, tmp)
+        result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+        me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        result["peak_memory_mb"] = {"main": round(me / 1024, 1), "largest_child": round(kids / 1024, 1)}
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
