@@ -40,7 +40,7 @@ def write_report(result: dict, out_dir) -> list[str]:
     rankers, approaches = result["rankers"], result["approaches"]
     by = {(r["ranker"], r["approach"], r["measure"]): r for r in result["results"]}
     # 1. approach x ranker bars with 95% confidence intervals
-    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(approaches) * max(1, len(rankers)) / 2), 4.8))
+    fig, ax = plt.subplots(figsize=(min(14, max(8, 0.9 * len(approaches))), 6))
     width = 0.8 / max(1, len(rankers))
     x = np.arange(len(approaches))
     for i, rk in enumerate(rankers):
