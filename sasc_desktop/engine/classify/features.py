@@ -6,7 +6,7 @@ labels are used, so fitting on every message of the collection leaks nothing) an
 into one sparse matrix. The matrix for a project's message set is cached under ``models/`` keyed
 by the message set, so models can be refitted in milliseconds.
 
-Blocks of the matrix: ``subject:``, ``body:`` and ``attach:`` word 1-2-gram TF-IDF (kept apart),
+Blocks of the matrix: ``subject:``, ``body:`` and ``attach:`` word TF-IDF (kept apart), ``chars:`` character 2-5-gram TF-IDF of subject and body,
 ``meta:`` message metadata, ``pii:`` PII counts, ``net:`` sender/recipient network features.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..errors import ProjectError
 from ..progress import Progress, ensure
 from .pii import PII_KINDS, detect_pii
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -197,19 +197,29 @@ def network_features(doc: DocFields, central: dict[str, tuple[float, float, floa
 # ------------------------------------------------------------------------------ the feature space
 @dataclass
 class FeatureOptions:
-    ngram_range: tuple[int, int] = (1, 2)
+    ngram_range: tuple[int, int] = (1, 1)
+    char_ngram_range: tuple[int, int] = (2, 5)
     min_df: int = 2
     max_df: float = 0.95
     max_features: int = 150_000
     weights: dict[str, float] = field(default_factory=lambda: {
-        "subject": 0.7, "body": 1.0, "attach": 0.5, "meta": 0.15, "pii": 0.15, "net": 0.1})
+        "subject": 0.5, "body": 0.7, "attach": 0.5, "chars": 1.0, "meta": 0.03, "pii": 0.03, "net": 0.03})
 
 
-def _text_vectorizer(opts: FeatureOptions, max_features: int):
+def _text_vectorizer(opts: FeatureOptions, max_features: int, chars: bool = False):
     from sklearn.feature_extraction.text import TfidfVectorizer
+    if chars:
+        return TfidfVectorizer(analyzer="char_wb", ngram_range=opts.char_ngram_range, min_df=opts.min_df,
+                               max_df=opts.max_df, max_features=max_features, sublinear_tf=True, dtype=np.float32)
     return TfidfVectorizer(ngram_range=opts.ngram_range, min_df=opts.min_df, max_df=opts.max_df,
                            max_features=max_features, sublinear_tf=True, lowercase=True,
                            token_pattern=r"(?u)\b[^\W\d_][\w'-]*[^\W_]\b|\b[^\W\d_]\b", dtype=np.float32)
+
+
+TEXT_BLOCKS = ("subject", "body", "attach", "chars")
+TEXT_OF = {"subject": lambda d: d.subject, "body": lambda d: d.body[:MAX_TEXT],
+           "attach": lambda d: d.attachments[:MAX_TEXT],
+           "chars": lambda d: d.subject + "\n" + d.body[:20_000]}
 
 
 class FeatureSpace:
@@ -227,13 +237,11 @@ class FeatureSpace:
         self.central_ = central
         self.vectorizers_ = {}
         blocks = []
-        text_of = {"subject": lambda d: d.subject, "body": lambda d: d.body[:MAX_TEXT],
-                   "attach": lambda d: d.attachments[:MAX_TEXT]}
-        share = {"subject": 0.15, "body": 0.6, "attach": 0.25}
-        for name in ("subject", "body", "attach"):
+        share = {"subject": 0.15, "body": 0.6, "attach": 0.25, "chars": 1.0}
+        for name in TEXT_BLOCKS:
             progress.update(0, None, f"vectorising {name}")
-            texts = [text_of[name](d) for d in docs]
-            vec = _text_vectorizer(o, max(1000, int(o.max_features * share[name])))
+            texts = [TEXT_OF[name](d) for d in docs]
+            vec = _text_vectorizer(o, max(1000, int(o.max_features * share[name])), chars=name == "chars")
             try:
                 m = vec.fit_transform(texts)
             except ValueError:  # empty vocabulary (e.g. no attachments at all)
@@ -252,7 +260,7 @@ class FeatureSpace:
 
     def _names(self) -> list[str]:
         names = []
-        for name in ("subject", "body", "attach"):
+        for name in TEXT_BLOCKS:
             vec = self.vectorizers_[name]
             if vec is not None:
                 names += [f"{name}:{t}" for t in vec.get_feature_names_out()]
@@ -278,13 +286,12 @@ class FeatureSpace:
     def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
         w = self.options.weights
         blocks = []
-        for name, get in (("subject", lambda d: d.subject), ("body", lambda d: d.body[:MAX_TEXT]),
-                          ("attach", lambda d: d.attachments[:MAX_TEXT])):
+        for name in TEXT_BLOCKS:
             vec = self.vectorizers_[name]
             if vec is None:
                 blocks.append(sp.csr_matrix((len(docs), 0), dtype=np.float32))
             else:
-                blocks.append(vec.transform([get(d) for d in docs]) * w[name])
+                blocks.append(vec.transform([TEXT_OF[name](d) for d in docs]) * w[name])
         blocks.append(self._dense_scaled(self._dense_raw(docs)))
         return sp.hstack(blocks, format="csr", dtype=np.float32)
 

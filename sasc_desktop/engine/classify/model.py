@@ -75,7 +75,7 @@ def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 
 class SensitivityClassifier(BaseEstimator, ClassifierMixin):
-    def __init__(self, kind: str = "lr", C: Optional[float] = None, Cs: Sequence[float] = (0.5, 2.0, 8.0, 32.0),
+    def __init__(self, kind: str = "lr", C: Optional[float] = None, Cs: Sequence[float] = (2.0, 8.0, 32.0),
                  beta: float = 1.0, inner_folds: int = 3, class_weight: Optional[str] = "balanced",
                  random_state: int = 0):
         self.kind = kind
@@ -89,8 +89,8 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
     # base models ---------------------------------------------------------------------
     def _base(self, which: str, C: float):
         if which == "lr":
-            return LogisticRegression(C=C, class_weight=self.class_weight, solver="liblinear", max_iter=1000)
-        return LinearSVC(C=C / 16.0, class_weight=self.class_weight, max_iter=5000)
+            return LogisticRegression(C=C, class_weight=self.class_weight, solver="liblinear", dual=True, max_iter=2000)
+        return LinearSVC(C=C / 16.0, class_weight=self.class_weight, dual=True, max_iter=5000)
 
     def _fit_base(self, which: str, C: float, X, y):
         with warnings.catch_warnings():
