@@ -438,6 +438,8 @@ class _Generator:
             recips = [p for p in parent.to + parent.cc if p.style.client != "system" and p.key != "all-staff"]
             if not recips:
                 mode, parent = "new", None
+            elif rng.random() < 0.7:
+                pool.remove(parent)     # most messages get one answer; some get several
         if mode == "reply":
             sender = rng.choice(recips)
             to = [parent.sender] if parent.sender.style.client != "system" else []
