@@ -14,12 +14,12 @@ from collections import Counter, defaultdict
 
 from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemmingAnalyzer
 from whoosh.analysis.filters import STOP_WORDS
-from whoosh.fields import DATETIME, ID, NUMERIC, TEXT, Schema
+from whoosh.fields import DATETIME, ID, STORED, TEXT, Schema
 from whoosh.lang.porter import stem
 from whoosh.system import pack_uint
 
 # Bump when the schema or analysis changes: the index is then rebuilt from the store.
-#   2: pre-analysed fields (PreText); very long texts indexed up to INDEX_MAX_CHARS.
+#   2: pre-analysed fields (PreText); very long texts indexed up to INDEX_MAX_CHARS; id stored only.
 INDEX_VERSION = 2
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
@@ -58,7 +58,7 @@ class PreText(TEXT):
 def build_schema() -> Schema:
     return Schema(
         doc_id=ID(stored=True, unique=True),
-        id=NUMERIC(int, bits=64, stored=True, signed=False),
+        id=STORED(),   # the project's row id (looked up, never searched)
         subject=PreText(analyzer=text_analyzer()),
         body=PreText(analyzer=text_analyzer()),
         attachments=PreText(analyzer=text_analyzer()),

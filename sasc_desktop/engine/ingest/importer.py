@@ -63,7 +63,9 @@ def _prepare_one(item: tuple[str, str, bytes]):
         return SkippedMessage(m.location, f"could not be indexed ({exc.__class__.__name__}: {exc})")
     raw = item[2]
     raw = raw[raw.find(b"\n") + 1:] if raw.startswith(b"From ") else raw
-    return m, analysed, zlib.compress(raw, 1)
+    edges = [(kind, addrs) for kind, header in (("to", m.to), ("cc", m.cc), ("bcc", m.bcc))
+             if header and (addrs := addresses(header))] if m.from_addr else []
+    return m, (analysed, edges), zlib.compress(raw, 1)
 
 
 def _prepare_many(items: list[tuple[str, str, bytes]]) -> list:
@@ -224,8 +226,8 @@ class Importer:
                     skipped.append(result)
                     self._fate[digest] = result.reason
                     continue
-                message, analysed, zraw = result
-                outcome = self._store_message(con, message, source_id, zraw)
+                message, (analysed, edges), zraw = result
+                outcome = self._store_message(con, message, source_id, zraw, edges)
                 if outcome is None:
                     report.duplicates += 1
                     continue
@@ -266,7 +268,7 @@ class Importer:
     def _is_sender_copy(self, folder: str, from_addr: str) -> bool:
         return bool(_SENT.search(folder or "")) or (from_addr.lower() in self.owners)
 
-    def _store_message(self, con, m: Message, source_id: int, zraw: bytes):
+    def _store_message(self, con, m: Message, source_id: int, zraw: bytes, edges=None):
         """Insert a new document, or record a duplicate copy. Returns (id, 'new'|'replaced',
         doc_id, thread_id) or None for a duplicate that changed nothing."""
         existing = con.execute("SELECT id, doc_id, thread_id, subject, folder, from_addr FROM messages WHERE message_id = ?",
@@ -297,7 +299,11 @@ class Importer:
         self._write_parts(con, row_id, m, zraw)
         con.execute("INSERT INTO copies(message, raw_sha256, location, folder, kept) VALUES (?, ?, ?, ?, 1)",
                     (row_id, m.raw_sha256, m.location, m.folder))
-        self._add_edges(con, m)
+        if edges is None:
+            self._add_edges(con, m)
+        else:
+            for kind, addrs in edges:
+                _count_edges(con, m.from_addr, addrs, kind)
         return row_id, "new", doc_id, thread_id
 
     def _replace_kept_copy(self, con, row_id: int, m: Message, source_id: int, zraw: bytes) -> None:
