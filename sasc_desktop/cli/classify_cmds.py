@@ -1,0 +1,139 @@
+"""``sasc judgments``, ``sasc personas`` and ``sasc classify``."""
+from __future__ import annotations
+
+from ..engine.progress import Progress
+from .common import TextProgressBar, print_json
+
+
+def _session(path):
+    from ..engine.session import Session
+    return Session.open(path)
+
+
+def register(subparsers) -> None:
+    j = subparsers.add_parser("judgments", help="import relevance and sensitivity judgments")
+    jsub = j.add_subparsers(dest="judgments_command", metavar="ACTION")
+    p = jsub.add_parser("import", help="TREC qrels, sensitivity judgments, topics and persona cards")
+    p.add_argument("project")
+    p.add_argument("--qrels")
+    p.add_argument("--sensitivity")
+    p.add_argument("--topics", help="topics JSON")
+    p.add_argument("--personas", help="persona cards JSON")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_import)
+    p = jsub.add_parser("import-categories", help="Berkeley .cats labels as the Enron categories collection")
+    p.add_argument("project")
+    p.add_argument("folder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_import_categories)
+
+    p = subparsers.add_parser("personas", help="list the project's personas")
+    p.add_argument("project")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_personas)
+
+    c = subparsers.add_parser("classify", help="sensitivity classifiers per persona")
+    csub = c.add_subparsers(dest="classify_command", metavar="ACTION")
+    p = csub.add_parser("cv", help="honest (nested) cross-validation")
+    p.add_argument("project")
+    p.add_argument("--persona", required=True)
+    p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--optimise", "--optimize", choices=("f1", "f2"), default="f1")
+    p.add_argument("--model", choices=("lr", "svm", "or"), default="lr")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_cv)
+    p = csub.add_parser("train", help="train, save and score every document")
+    p.add_argument("project")
+    p.add_argument("--persona", required=True)
+    p.add_argument("--model", choices=("lr", "svm", "or"), default="lr")
+    p.add_argument("--optimise", "--optimize", choices=("f1", "f2"), default="f1")
+    p.add_argument("--full", action="store_true", help="choose hyper-parameters again (no incremental refit)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_train)
+    p = csub.add_parser("explain", help="why a document is scored as it is")
+    p.add_argument("project")
+    p.add_argument("doc_id")
+    p.add_argument("--persona", required=True)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_explain)
+
+
+def run_import(args) -> int:
+    from ..engine.classify import import_judgments
+    with _session(args.project) as s:
+        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas)
+    print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()) + " imported")
+    return 0
+
+
+def run_import_categories(args) -> int:
+    from ..engine.classify import import_categories
+    bar = TextProgressBar("labels")
+    with _session(args.project) as s:
+        counts = import_categories(s, args.folder, Progress(bar))
+    bar.finish()
+    print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()))
+    return 0
+
+
+def run_personas(args) -> int:
+    from ..engine.classify import persona_ids
+    with _session(args.project) as s:
+        ps = persona_ids(s)
+    if args.json:
+        print_json(ps)
+    else:
+        for p in ps:
+            print(f"{p['id']}\t{p['name']}")
+    return 0
+
+
+def run_cv(args) -> int:
+    from ..engine.classify import check_persona, cross_validate
+    bar = TextProgressBar("cross-validation")
+    with _session(args.project) as s:
+        check_persona(s, args.persona)
+        r = cross_validate(s, args.persona, folds=args.folds, optimise=args.optimise, kind=args.model,
+                           seed=args.seed, progress=Progress(bar))
+    bar.finish()
+    if args.json:
+        print_json(r)
+    else:
+        for k in ("precision", "recall", "f1", "f2", "accuracy", "balanced_accuracy", "threshold"):
+            print(f"{k:18} {r[k]:.4f}")
+        print(f"{'n':18} {r['n']}\n{'positives':18} {r['positives']}")
+    return 0
+
+
+def run_train(args) -> int:
+    from ..engine.classify import check_persona, train
+    bar = TextProgressBar("training")
+    with _session(args.project) as s:
+        check_persona(s, args.persona)
+        info = train(s, args.persona, Progress(bar), kind=args.model, beta={"f1": 1.0, "f2": 2.0}[args.optimise],
+                     full=True if args.full else None)
+    bar.finish()
+    if args.json:
+        print_json(info.to_json())
+    else:
+        print(f"trained {info.kind} model v{info.version} for {info.persona}: {info.n_train} judged "
+              f"({info.n_positive} sensitive), threshold {info.threshold:.3f}, {info.n_scored} documents scored "
+              f"in {info.seconds:.2f} s")
+    return 0
+
+
+def run_explain(args) -> int:
+    from ..engine.classify import check_persona, explain
+    with _session(args.project) as s:
+        check_persona(s, args.persona)
+        r = explain(s, args.doc_id, args.persona)
+    if args.json:
+        print_json(r)
+    else:
+        print(f"{r['doc_id']}: P(sensitive) = {r['probability']:.3f} (threshold {r['threshold']:.3f})")
+        for t in r["towards_sensitive"]:
+            print(f"  + {t['feature']}  {t['weight']:.4f}")
+        for h in r["pii"]:
+            print(f"  PII {h['kind']} in {h['field']} [{h['start']}:{h['end']}] {h['text']!r}")
+    return 0

@@ -1,0 +1,145 @@
+"""End to end on real projects: real mail files, real SQLite, real models."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from sasc_desktop.cli import main as sasc
+from sasc_desktop.engine.classify import (SensitivityClassifier, cross_validate, explain, fit_model, import_categories,
+                                          import_judgments, probabilities, probabilities_for, train)
+from sasc_desktop.engine.classify.api import NoModelError, _model_path
+from sasc_desktop.engine.errors import ProjectError, SascError
+from sasc_desktop.engine.session import Session
+
+SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
+             "confidential settlement terms", "salary and termination of Bob"]
+PLAIN = ["lunch menu for friday", "quarterly gas volumes report", "meeting room booking", "pipeline capacity update",
+         "conference travel schedule"]
+
+
+def _mail_folder(tmp_path, n=60):
+    rng = random.Random(1)
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    sens = []
+    for i in range(n):
+        s = i % 3 == 0
+        text = rng.choice(SENSITIVE if s else PLAIN) + " " + rng.choice(PLAIN)
+        if i == 3:
+            text += "\nMy card is 4111 1111 1111 1111, call (503) 555-0123."
+        sender = "ann@corp.com" if i % 2 else "bob@corp.com"
+        (folder / f"{i:03d}.eml").write_text(
+            f"Message-ID: <m{i}@corp.com>\nDate: Mon, 5 Mar 2001 0{i % 10}:23:00 -0800\nFrom: {sender}\n"
+            f"To: carl@corp.com, dee@other.org\nSubject: note {i} {text.split()[0]}\n\n{text}\n")
+        sens.append(f"p1 m{i}@corp.com {int(s)}")
+    sens_file = tmp_path / "sens.txt"
+    sens_file.write_text("\n".join(sens) + "\n")
+    personas = tmp_path / "personas.json"
+    personas.write_text(json.dumps([{"id": "p1", "name": "Persona One"}, {"id": "p2", "name": "Persona Two"}]))
+    return folder, sens_file, personas
+
+
+@pytest.fixture
+def project(tmp_path):
+    folder, sens_file, personas = _mail_folder(tmp_path)
+    s = Session.create(tmp_path / "proj")
+    s.ingest([folder])
+    counts = import_judgments(s, sensitivity_path=sens_file, personas_path=personas)
+    assert counts["sensitivity"] == 60 and counts["personas"] == 2
+    yield s
+    s.close()
+
+
+def test_train_score_explain(project):
+    s = project
+    with pytest.raises(NoModelError, match="no sensitivity model for persona 'p1'"):
+        probabilities(s, "p1")
+    with pytest.raises(SascError, match="unknown persona 'nobody'.*p1, p2"):
+        train(s, "nobody")
+    info = train(s, "p1")
+    assert info.n_train == 60 and info.n_positive == 20 and info.n_scored == 60 and not info.incremental
+    probs = probabilities(s, "p1")
+    assert len(probs) == 60 and all(0.0 <= p <= 1.0 for p in probs.values())
+    pos = np.mean([probs[f"m{i}@corp.com"] for i in range(0, 60, 3)])
+    neg = np.mean([probs[f"m{i}@corp.com"] for i in range(60) if i % 3])
+    assert pos > neg + 0.3
+    arr = probabilities_for(s, "p1", ["m3@corp.com", "m1@corp.com"])
+    assert arr.tolist() == [probs["m3@corp.com"], probs["m1@corp.com"]]
+    stored = s.store.con.execute("SELECT COUNT(*) FROM scores WHERE persona = 'p1'").fetchone()[0]
+    assert stored == 60
+    ex = explain(s, "m3@corp.com", "p1")
+    assert ex["probability"] == pytest.approx(probs["m3@corp.com"])
+    assert ex["towards_sensitive"] and all(t["weight"] > 0 for t in ex["towards_sensitive"])
+    body = s.document("m3@corp.com")["body"]
+    kinds = {(h["kind"], h["field"]) for h in ex["pii"]}
+    assert kinds == {("payment_card", "body"), ("phone", "body")}
+    for h in ex["pii"]:
+        assert body[h["start"]:h["end"]] == h["text"]
+
+
+def test_incremental_retrain_and_format_check(project):
+    s = project
+    first = train(s, "p1")
+    from sasc_desktop.engine.project import judgments as J
+    J.save_sensitivity(s.store, [("p1", "", "m1@corp.com", 1)])
+    second = train(s, "p1")
+    assert second.incremental and second.version == first.version + 1 and second.n_positive == 21
+    assert train(s, "p1", full=True).incremental is False
+    import joblib
+    path = _model_path(s, "p1")
+    payload = joblib.load(path)
+    payload["version"] = 999
+    joblib.dump(payload, path)
+    from sasc_desktop.engine.classify import api
+    api._LOADED.clear()
+    with pytest.raises(ProjectError, match="model format version 999"):
+        api.load_model(s, "p1")
+
+
+def test_fit_model_on_a_subset(project):
+    s = project
+    ids = [f"m{i}@corp.com" for i in range(40)]
+    model = fit_model(s, "p1", ids, kind="or", C=4.0)
+    assert isinstance(model, SensitivityClassifier) and model.n_train_ == 40
+    assert set(model.coef_) == {"lr", "svm"} and model.C_ == {"lr": 4.0, "svm": 4.0}
+    p = model.predict_proba_docs(s, [f"m{i}@corp.com" for i in range(40, 60)])
+    assert p.shape == (20,) and ((p >= 0) & (p <= 1)).all()
+
+
+def test_dont_know_is_left_out(project):
+    s = project
+    from sasc_desktop.engine.project import judgments as J
+    from sasc_desktop.engine.classify import training_labels
+    J.save_sensitivity(s.store, [("p1", "", "m1@corp.com", -1), ("p1", "7", "m2@corp.com", 1)])
+    labels = training_labels(s, "p1")
+    assert "m1@corp.com" not in labels and labels["m2@corp.com"] == 1 and len(labels) == 59
+
+
+def test_cli(project, capsys):
+    root = str(project.root)
+    project.close()
+    assert sasc(["personas", root, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"id": "p1", "name": "Persona One"}, {"id": "p2", "name": "Persona Two"}]
+    assert sasc(["classify", "cv", root, "--persona", "p1", "--folds", "3", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert {"precision", "recall", "f1", "f2", "accuracy", "balanced_accuracy", "threshold", "n", "positives"} <= set(r)
+    assert r["n"] == 60 and r["positives"] == 20
+    assert sasc(["classify", "train", root, "--persona", "p1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_scored"] == 60
+    assert sasc(["classify", "explain", root, "m0@corp.com", "--persona", "p1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["doc_id"] == "m0@corp.com"
+    assert sasc(["classify", "train", root, "--persona", "zz"]) == 2
+    assert "unknown persona 'zz'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_enron_categories(shared_data, tmp_path):
+    s = Session.create(tmp_path / "enron")
+    s.ingest([shared_data / "enron-categories-dev"])
+    counts = import_categories(s, shared_data / "enron-categories-dev")
+    assert counts["messages"] == 875 and counts["sensitive"] == 187 and counts["qrels"] == 875 * 13
+    r = cross_validate(s, "dana-whitfield", folds=5, optimise="f1")
+    assert r["n"] == 875 and r["positives"] == 187
+    assert r["f1"] > 0.5 and r["roc_auc"] > 0.75
+    s.close()

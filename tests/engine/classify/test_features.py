@@ -1,0 +1,104 @@
+"""Exact expectations for the pure feature extractors."""
+import math
+
+import numpy as np
+import pytest
+
+from sasc_desktop.engine.classify.features import (DocFields, META_NAMES, NET_NAMES, addresses, infer_internal_domains,
+                                                   is_internal, metadata_features, network_centralities,
+                                                   network_features, pii_features)
+from sasc_desktop.engine.classify.judgments_io import enron_judgments
+from sasc_desktop.engine.classify.model import best_threshold
+
+
+def test_addresses_and_internal():
+    assert addresses('"Doe, Jane" <Jane@Corp.com>, bob@x.org') == ["jane@corp.com", "bob@x.org"]
+    assert is_internal("a@corp.com", ["corp.com"]) and is_internal("a@mail.corp.com", ["corp.com"])
+    assert not is_internal("a@notcorp.com", ["corp.com"])
+    assert infer_internal_domains({"enron.com": 812, "aol.com": 11, "x.com": 300}) == ["enron.com", "x.com"]
+    assert infer_internal_domains({}) == []
+
+
+def test_metadata_features_exact():
+    doc = DocFields(doc_id="d", subject="RE: lunch", body="hello\n-----Original Message-----\n", attachments="abc",
+                    n_attachments=2, date="2001-03-10T21:15:00-08:00", from_addr="a@corp.com",
+                    to="b@corp.com, c@ext.org", cc="d@corp.com", bcc="", importance="High", priority="",
+                    sensitivity_header="Private")
+    f = metadata_features(doc, ["corp.com"])
+    assert set(f) == set(META_NAMES)
+    expect_ones = {"weekday_sat", "weekend", "hour_evening", "sender_internal", "any_external_recipient", "has_attachments",
+                   "is_reply", "is_forward", "importance_high", "sensitivity_header_private"}
+    for k in expect_ones:
+        assert f[k] == 1.0, k
+    assert f["n_recipients"] == pytest.approx(math.log1p(3))
+    assert f["n_internal_recipients"] == pytest.approx(math.log1p(2))
+    assert f["n_external_recipients"] == pytest.approx(math.log1p(1))
+    assert f["n_cc"] == pytest.approx(math.log1p(1))
+    assert f["subject_length"] == pytest.approx(math.log1p(9))
+    assert f["attachment_length"] == pytest.approx(math.log1p(3))
+    assert f["n_attachments"] == pytest.approx(math.log1p(2))
+    zero = set(META_NAMES) - expect_ones - {"n_recipients", "n_internal_recipients", "n_external_recipients", "n_cc",
+                                            "subject_length", "body_length", "attachment_length", "n_attachments"}
+    assert all(f[k] == 0.0 for k in zero)
+
+
+def test_metadata_without_date_or_sender():
+    f = metadata_features(DocFields(doc_id="x"), [])
+    assert f["no_date"] == 1.0 and f["sender_internal"] == 0.0 and f["sender_external"] == 0.0
+    assert f["all_recipients_internal"] == 0.0 and f["n_recipients"] == 0.0
+
+
+def test_pii_features_exact():
+    f = pii_features("card 4111111111111111, bad 4111111111111112, call (503) 555-0123 or (617) 555-0199")
+    assert f["payment_card_count"] == pytest.approx(math.log1p(1))
+    assert f["phone_count"] == pytest.approx(math.log1p(2))
+    assert f["national_id_count"] == 0.0 and f["any_pii"] == 1.0
+    assert pii_features("nothing here")["any_pii"] == 0.0
+
+
+def test_network_centralities_and_features():
+    edges = [("a@x", "b@x", "to", 1), ("a@x", "c@x", "to", 1), ("b@x", "c@x", "cc", 2)]
+    c = network_centralities(edges)
+    # 3 nodes: degree centrality = degree / (n - 1)
+    assert c["a@x"][:2] == (0.0, 1.0)
+    assert c["c@x"][:2] == (1.0, 0.0)
+    assert c["b@x"][:2] == (0.5, 0.5)
+    assert c["b@x"][3] == pytest.approx(0.0)  # a->c exists, so b is on no shortest path
+    f = network_features(DocFields(doc_id="m", from_addr="a@x", to="b@x, c@x"), c)
+    assert set(f) == set(NET_NAMES)
+    assert f["sender_out_degree"] == 1.0
+    assert f["recipients_min_in_degree"] == 0.5 and f["recipients_max_in_degree"] == 1.0
+    assert f["recipients_mean_in_degree"] == pytest.approx(0.75)
+    empty = network_features(DocFields(doc_id="m"), c)
+    assert all(v == 0.0 for v in empty.values())
+
+
+def test_network_betweenness_on_a_path():
+    c = network_centralities([("a", "b", "to", 1), ("b", "c", "to", 1)])
+    # b lies on the one shortest path a->c; normalised by (n-1)(n-2) = 2
+    assert c["b"][3] == pytest.approx(0.5)
+
+
+def test_enron_mapping():
+    grades, level = enron_judgments([(1, 1, 2), (3, 6, 2), (3, 1, 1), (4, 10, 2)])
+    assert grades == {"6": 2, "1": 1} and level == 1
+    grades, level = enron_judgments([(1, 1, 1), (3, 6, 1), (4, 12, 1)])
+    assert grades == {"6": 1} and level == 0
+    grades, level = enron_judgments([(1, 8, 1), (3, 6, 2), (1, 2, 1)])
+    assert grades == {} and level == 1   # empty messages are never relevant
+
+
+def test_best_threshold_matches_brute_force():
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        y = rng.integers(0, 2, 40)
+        p = np.round(rng.random(40), 1)
+        t, f = best_threshold(y, p, 2.0)
+        best = 0.0
+        for cut in np.unique(p):
+            pred = p >= cut
+            tp, fp, fn = (pred & (y == 1)).sum(), (pred & (y == 0)).sum(), (~pred & (y == 1)).sum()
+            best = max(best, 5 * tp / (5 * tp + 4 * fn + fp) if tp else 0.0)
+        pred = p >= t
+        tp, fp, fn = (pred & (y == 1)).sum(), (pred & (y == 0)).sum(), (~pred & (y == 1)).sum()
+        assert f == pytest.approx(best) and (5 * tp / (5 * tp + 4 * fn + fp) if tp else 0.0) == pytest.approx(best)
