@@ -219,3 +219,33 @@ class Session:
     def run_experiment(self, persona: str, progress: Optional[Progress] = None, **options: Any) -> dict[str, Any]:
         from .evaluate.experiment import run_experiment
         return run_experiment(self, persona, progress=progress, **options)
+
+    # --- classify ---
+    def personas(self) -> list[dict[str, str]]:
+        """[{"id", "name"}] for every persona of the project."""
+        from .classify import persona_ids
+        return persona_ids(self)
+
+    def import_judgments(self, qrels=None, sensitivity=None, topics=None, personas=None) -> dict[str, int]:
+        from .classify import import_judgments
+        return import_judgments(self, qrels, sensitivity, topics, personas)
+
+    def import_categories(self, folder, progress: Optional[Progress] = None) -> dict[str, int]:
+        from .classify import import_categories
+        return import_categories(self, folder, progress)
+
+    def train_classifier(self, persona: str, progress: Optional[Progress] = None, **options: Any):
+        from .classify import train
+        return train(self, persona, progress, **options)
+
+    def sensitivity_probabilities(self, persona: str) -> dict[str, float]:
+        from .classify import probabilities
+        return probabilities(self, persona)
+
+    def explain_sensitivity(self, doc_id: str, persona: str) -> dict[str, Any]:
+        from .classify import explain
+        return explain(self, doc_id, persona)
+
+    def cross_validate_classifier(self, persona: str, progress: Optional[Progress] = None, **options: Any) -> dict[str, Any]:
+        from .classify import cross_validate
+        return cross_validate(self, persona, progress=progress, **options)

@@ -1,0 +1,103 @@
+"""Sensitivity classification benchmark: prints one JSON object.
+
+    python benchmarks/classify.py [--n 5000] [--project DIR] [--persona P]
+
+Uses the demo collection (generated into a temporary folder) when ``sasc_desktop.engine.demo``
+is importable, else ../shared/data/enron-categories-dev. Reports feature build seconds,
+scoring throughput (cached features, and end to end from raw messages), full and incremental
+retrain seconds (after one new judgment), and peak memory.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sasc_desktop.engine.classify import import_categories, import_judgments, train  # noqa: E402
+from sasc_desktop.engine.classify import features as F  # noqa: E402
+from sasc_desktop.engine.classify.api import load_model  # noqa: E402
+from sasc_desktop.engine.project import judgments as J  # noqa: E402
+from sasc_desktop.engine.session import Session  # noqa: E402
+
+
+def build_project(tmp: Path, n: int):
+    try:
+        from sasc_desktop.engine.demo import generate
+    except ImportError:
+        generate = None
+    s = Session.create(tmp / "proj")
+    if generate is not None:
+        generate(tmp / "demo", n_messages=n)
+        s.ingest([tmp / "demo" / "mail"])
+        personas = Path(__file__).resolve().parents[1] / "resources" / "personas.json"
+        import_judgments(s, qrels_path=tmp / "demo" / "qrels.txt", sensitivity_path=tmp / "demo" / "sensitivity.txt",
+                         topics_path=tmp / "demo" / "topics.json", personas_path=personas if personas.exists() else None)
+        return s, "john-snibert", f"demo n={n}"
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "enron-categories-dev"
+    s.ingest([data])
+    import_categories(s, data)
+    return s, "dana-whitfield", "enron-categories-dev"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--project")
+    ap.add_argument("--persona")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="sasc-bench-") as tmp:
+        if args.project:
+            s, persona, collection = Session.open(args.project), args.persona, args.project
+        else:
+            s, persona, collection = build_project(Path(tmp), args.n)
+        persona = args.persona or persona
+        for p in Path(s.paths.models).glob("features-*.joblib"):
+            p.unlink()
+        F._MEMO.clear()
+        t = time.perf_counter()
+        fm = F.project_features(s)
+        feature_s = time.perf_counter() - t
+        n_docs = fm.X.shape[0]
+        t = time.perf_counter()
+        full = train(s, persona, full=True)
+        full_s = time.perf_counter() - t
+        model = load_model(s, persona)
+        reps = 20
+        t = time.perf_counter()
+        for _ in range(reps):
+            model.proba_positive(fm.X)
+        cached_rate = reps * n_docs / (time.perf_counter() - t)
+        docs = [d for _, d in F.load_docs(s.store)][:2000]
+        t = time.perf_counter()
+        model.proba_positive(model.space_.transform(docs))
+        e2e_rate = len(docs) / (time.perf_counter() - t)
+        judged = J.sensitivity(s.store, persona)
+        some = next(iter(judged))
+        J.save_sensitivity(s.store, [(persona, "", some, 1 - int(judged[some] >= 1))])
+        t = time.perf_counter()
+        inc = train(s, persona)
+        retrain_s = time.perf_counter() - t
+        out = {
+            "collection": collection, "persona": persona, "documents": n_docs, "features": fm.X.shape[1],
+            "judged": full.n_train, "feature_build_seconds": round(feature_s, 3),
+            "scoring_docs_per_second_cached_features": round(cached_rate),
+            "scoring_docs_per_second_from_raw_messages": round(e2e_rate),
+            "full_train_seconds": round(full_s, 3), "retrain_seconds_after_one_judgment": round(retrain_s, 3),
+            "retrain_incremental": inc.incremental,
+            "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "cpus": os.cpu_count(),
+        }
+        s.close()
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
