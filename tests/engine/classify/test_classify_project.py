@@ -143,3 +143,16 @@ def test_enron_categories(shared_data, tmp_path):
     assert r["n"] == 875 and r["positives"] == 187
     assert r["f1"] > 0.5 and r["roc_auc"] > 0.75
     s.close()
+
+
+def test_messages_ingested_after_training_get_scored(project, tmp_path):
+    s = project
+    train(s, "p1")
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "new.eml").write_text("Message-ID: <new@corp.com>\nFrom: ann@corp.com\nTo: bob@corp.com\n"
+                                   "Subject: lawsuit\n\nprivileged attorney advice on the lawsuit\n")
+    s.ingest([extra])
+    probs = probabilities(s, "p1")
+    assert len(probs) == 61 and 0.0 <= probs["new@corp.com"] <= 1.0
+    assert probabilities_for(s, "p1", ["new@corp.com"])[0] == probs["new@corp.com"]
