@@ -59,7 +59,34 @@ def _count_mbox(path: Path) -> int:
     if path.stat().st_size == 0:
         return 0
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        return sum(1 for _ in _SEPARATOR.finditer(mm))
+        return len(_separators(mm))
+
+
+def _separators(mm) -> list[tuple[int, int]]:
+    """(start, end) of every mbox separator line: "From " at the start of the file or after an
+    empty line, up to and including its newline. Same matches as _SEPARATOR, found with find()
+    (C speed) instead of a regex tried at every byte."""
+    found = []
+    size = len(mm)
+
+    def line(start: int) -> None:
+        nl = mm.find(b"\n", start)
+        if nl >= 0:
+            found.append((start, nl + 1))
+
+    if mm[:5] == b"From ":
+        line(0)
+    pos = 0
+    while True:
+        i = mm.find(b"\nFrom ", pos)
+        if i < 0:
+            break
+        if (i >= 1 and mm[i - 1] == 10) or (i >= 2 and mm[i - 2:i] == b"\n\r"):
+            line(i + 1)
+        pos = i + 1
+        if pos >= size:
+            break
+    return found
 
 
 def iter_mbox(path: Path, folder: str, start: int = 0) -> Iterator[RawItem]:
@@ -67,7 +94,7 @@ def iter_mbox(path: Path, folder: str, start: int = 0) -> Iterator[RawItem]:
     if path.stat().st_size == 0:
         return
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        found = [(m.start(), m.end()) for m in _SEPARATOR.finditer(mm)]
+        found = _separators(mm)
         starts = [e for _, e in found]
         ends = [s for s, _ in found][1:] + [len(mm)]
         for n, (a, b) in enumerate(zip(starts, ends), 1):

@@ -216,3 +216,25 @@ def test_killed_import_resumes(tmp_path):
     assert s.store.count_messages() == n
     consistent(s)
     s.close()
+
+
+def test_cli_ingest_json_shape(tmp_path):
+    import json
+    import subprocess
+    import sys
+    src = tmp_path / "s.mbox"
+    src.write_bytes(mbox([msg(message_id="<j1@x>"), b"garbage line\n"]))
+    cli = [sys.executable, "-c", "import sys; from sasc_desktop.cli import main; sys.exit(main())"]
+    assert subprocess.run([*cli, "init", str(tmp_path / "p")], capture_output=True).returncode == 0
+    r = subprocess.run([*cli, "ingest", str(tmp_path / "p"), str(src), "--json", "--workers", "0"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(out) == {"ingested", "duplicates", "skipped", "seconds"}
+    assert (out["ingested"], out["duplicates"]) == (1, 0)
+    assert out["skipped"] == [{"source": f"{src.resolve()}#2",
+                               "reason": "no email headers: the first line is not a 'Name: value' header"}]
+    r = subprocess.run([*cli, "ingest", str(tmp_path / "p"), str(tmp_path / "missing.mbox")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "no such file or folder" in r.stderr + r.stdout
+    assert "Traceback" not in r.stderr
