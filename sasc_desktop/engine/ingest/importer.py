@@ -10,6 +10,7 @@ was cut short.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 import time
@@ -72,6 +73,14 @@ def _prepare_many(items: list[tuple[str, str, bytes]]) -> list:
     return [_prepare_one(i) for i in items]
 
 
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes started from a fork server where there is one: forking the caller
+    directly is unsafe when it runs threads (the GUI imports from a worker thread)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
 def _batches(items: Iterable[RawItem], size: int) -> Iterator[list[RawItem]]:
     batch: list[RawItem] = []
     for item in items:
@@ -124,7 +133,7 @@ class Importer:
         report = IngestReport()
         total = sum(count_messages(p) for p in paths)
         progress.update(0, total, "starting")
-        pool = ProcessPoolExecutor(self.workers) if self.workers else None
+        pool = worker_pool(self.workers) if self.workers else None
         writer = None
         pending: list[int] = []
         done = 0
@@ -410,7 +419,7 @@ def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] 
     cpus = os.cpu_count() or 1
     if workers is None:
         workers = min(cpus, 4) if cpus >= 2 and len(ids) >= 2000 else 0
-    pool = ProcessPoolExecutor(workers) if workers else None
+    pool = worker_pool(workers) if workers else None
     replace = index.doc_count() > 0
     writer = index.writer()
     try:

@@ -132,3 +132,11 @@ def test_fast_analysis_equals_whoosh(value):
     whoosh_to = sorted(type(SCHEMA["to"]).__mro__[1].index(SCHEMA["to"], value))
     assert sorted(address_items(value)) == whoosh_to
     assert address_analyzer() is not None
+
+
+@pytest.mark.parametrize("query", ["budget", "pipeline lunch gas", "subject:lunch OR body:weather", "budget pipeline",
+                                   "pipeline AND gas", '"pipeline budget"', "gas NOT weekend", "nothingmatches"])
+def test_fast_total_equals_whoosh_count(project, query):
+    q = project.index.parse(query)
+    expected = len(project.index.searcher().search(q, limit=None))
+    assert project.search(query, limit=1).total == expected
