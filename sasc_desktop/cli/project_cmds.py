@@ -21,7 +21,7 @@ def register(sub) -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("sources", type=Path, nargs="+")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--workers", type=int, default=None, help="parser processes (default: 1 on 2+ cores)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes that parse and analyse messages (default: one per core, up to 4; 0 = none)")
     p.set_defaults(func=cmd_ingest)
 
     p = sub.add_parser("search", help="search a project")
