@@ -11,6 +11,7 @@ import datetime as _dt
 import hashlib
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -20,7 +21,7 @@ from . import attachments as att
 from . import compose, content, labels, mime, people
 from .content import Kind
 from .people import BY_KEY, CUSTODIANS, Person
-from .topics import TOPICS, Topic
+from .topics import ECHO_DISTRACTORS, TOPICS, Topic
 
 FORMAT_VERSION = 1
 START = _dt.datetime(2019, 1, 7, tzinfo=_dt.timezone.utc)
@@ -66,8 +67,45 @@ ASIDE_WEIGHTS = (("family", 3.0), ("health", 2.0), ("receipt", 1.0), ("pii", 1.0
                  ("stigmatised", 0.5), ("offensive", 1.0), ("gossip", 2.0), ("peer_opinion", 2.0),
                  ("review", 0.7), ("unflattering_family", 0.5), ("emotional", 1.5), ("romance", 0.5))
 
-HIGH_SHARE = 0.011      # highly relevant messages per topic, as a share of n (times topic weight)
+HIGH_SHARE = 0.008      # highly relevant messages per topic, as a share of n (times topic weight)
 DIST_SHARE = 0.005      # planted distractors per topic
+OBLIQUE_RATE = 0.4      # relevant messages written with codenames/synonyms instead of the title words
+ECHO_RATE = 0.25        # distractors that repeat the title words in an unrelated context
+
+
+def _alias_pattern(topic: Topic):
+    """One compiled regex over the topic's alias keys (longest first), cached per topic."""
+    pat = _ALIAS_RE.get(topic.id)
+    if pat is None:
+        keys = sorted((k for k, _ in topic.aliases), key=len, reverse=True)
+        pat = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w-])", re.IGNORECASE) \
+            if keys else None
+        _ALIAS_RE[topic.id] = pat
+    return pat
+
+
+_ALIAS_RE: dict[str, object] = {}
+
+
+def obliquify(text: str, topic: Topic, rng: random.Random, chosen: dict) -> str:
+    """Rewrite ``text`` with the topic's codenames/synonyms instead of its title words (vocabulary
+    mismatch, as in real mail). ``chosen`` keeps one alias per key within a message."""
+    pat = _alias_pattern(topic)
+    if pat is None or not text:
+        return text
+    table = {k.lower(): v for k, v in topic.aliases}
+
+    def repl(m: "re.Match") -> str:
+        key = m.group(1).lower()
+        alt = chosen.get(key)
+        if alt is None:
+            alt = chosen[key] = rng.choice(table[key])
+        if m.group(1)[0].isupper() and alt[0].islower() and not alt.startswith(("the ", "our ")):
+            alt = alt[0].upper() + alt[1:]
+        return alt
+
+    out = pat.sub(repl, text)
+    return out.replace("the the ", "the ").replace("The the ", "The ").replace("the our ", "our ")
 
 
 def _weighted(rng: random.Random, pairs) -> str:
@@ -336,11 +374,25 @@ class _Generator:
                 kind, sent = rng.choice(topic.sens)
                 self._insert(paras, compose.fill(sent, ctx), rng)
                 kinds.append(kind)
+            if topic.aliases and rng.random() < OBLIQUE_RATE:
+                chosen: dict = {}
+                subject = obliquify(subject, topic, rng, chosen)
+                paras = [obliquify(p, topic, rng, chosen) for p in paras]
+                self._count("oblique_relevant")
             aside_p = 0.025
         elif cat == "dist":
             dist.append(topic.id)
-            subject = compose.fill(rng.choice(topic.dsubjects), ctx)
-            paras = self._paras(ctx, topic.distractor, 1, 2)
+            if rng.random() < ECHO_RATE:
+                subj, para = rng.choice(ECHO_DISTRACTORS)
+                ctx.extra["title"] = topic.title
+                subject = compose.fill(subj, ctx)
+                paras = [compose.fill(para, ctx)]
+                if rng.random() < 0.5:
+                    paras.append(compose.fill(rng.choice(topic.distractor), ctx))
+                self._count("echo_distractors")
+            else:
+                subject = compose.fill(rng.choice(topic.dsubjects), ctx)
+                paras = self._paras(ctx, topic.distractor, 1, 2)
             decoy_p = 0.3
         elif cat == "work":
             kd: Kind = content.WORK[arg]

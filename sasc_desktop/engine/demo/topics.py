@@ -5,7 +5,7 @@ vocabulary but are not relevant. ``sens`` lists topic-specific sensitive passage
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,9 @@ class Topic:
     attach: tuple[str, ...] = ()
     slots: tuple[tuple[str, tuple[str, ...]], ...] = ()
     weight: float = 1.0   # relative number of highly relevant messages
+    # Vocabulary mismatch: what people write instead of the title words (codenames, synonyms,
+    # abbreviations). Keys are matched case-insensitively as whole words, longest first.
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def public(self) -> dict:
         return {"id": self.id, "title": self.title, "description": self.description, "narrative": self.narrative}
@@ -988,5 +991,550 @@ TOPICS: tuple[Topic, ...] = (
         sens_share=0.15, weight=0.7,
     ),
 )
+
+# --- topics 25-36: the study used 35 topics per persona ------------------------------------------
+MORE_TOPICS: tuple[Topic, ...] = (
+    Topic(
+        id="25", title="Kestrel prototype field trial",
+        description="The field trial of the Kestrel crop-monitoring prototype at partner farms.",
+        narrative="Relevant: trial sites, install schedules, trial data and failures, farmer feedback, trial "
+                  "reports. Somewhat relevant: passing mentions. Not relevant: kestrels the bird, Kestrel "
+                  "Coffee, clinical trials in the news, free software trials.",
+        cast=("aisha.mahmoud", "marcus.reed", "sophie.laurent", "john.snibert", "rachel.kim", "hannah.becker",
+              "raj.patel"),
+        subjects=("Kestrel trial sites", "Re: Kestrel field data week {num}", "Kestrel install at Casa Verde",
+                  "Field trial report draft", "Kestrel units back from the farm"),
+        high=(
+            "Three Kestrel prototypes are installed at Casa Verde Farms; the fourth goes in {day} once the mast "
+            "bracket arrives.",
+            "Week {num} of the field trial: two units lost power overnight, the solar panel angle is wrong for "
+            "winter. Sophie is driving out {day}.",
+            "The farmers like the moisture maps but want alerts by text message, not email. Adding that to the "
+            "trial feedback list.",
+            "Trial data so far: {bignum} scans, {pct} rejected for glare. The lens hood fixes most of it.",
+            "Draft field trial report is in the shared folder. Section 3 still needs the yield comparison from "
+            "Raj.",
+            "Can we extend the trial by a month? Harvest is late this year and we need the last growth stage.",
+        ),
+        passing=(
+            "I'll be out at the Kestrel trial site most of {day}, spotty reception.",
+            "Marcus is buried in Kestrel field data this week.",
+            "Once the field trial wraps we can talk about the next hire.",
+        ),
+        dsubjects=("Kestrel Coffee loyalty card", "Free trial ending", "Bird walk on Saturday"),
+        distractor=(
+            "Kestrel Coffee next door now takes the company badge for the loyalty discount. Ten stamps, free latte.",
+            "Your free trial of the diagramming tool ends in {num} days. Upgrade to keep your diagrams.",
+            "Bird walk on Saturday: we saw a kestrel hovering over the field behind the parking lot!",
+        ),
+        sens=(
+            ("trade_secret", "Internal only: the Kestrel yield model is just the Lumen drift correction with a "
+                             "new lookup table. Don't explain that to the farm partners."),
+            ("reputational", "One prototype caught fire in the barn at site 2. Nobody was hurt, but if this gets "
+                             "out before launch it will be the only thing anyone writes about Kestrel."),
+            ("gossip", "The farm manager at site 3 is apparently sleeping with the co-op treasurer; everyone "
+                       "there knows."),
+            ("emotional", "I'm at the end of my rope with this trial. I spent the night in the truck crying "
+                          "after the second unit died."),
+        ),
+        sens_share=0.35, attach=("notes",),
+        aliases=(("Kestrel", ("K-1", "the crop unit", "the farm unit")),
+                 ("field trial", ("pilot", "farm pilot", "site test")), ("trial", ("pilot", "site test")),
+                 ("prototype", ("unit", "proto"))),
+    ),
+    Topic(
+        id="26", title="expert witness report in the Meridian antitrust case",
+        description="Holly Palmer's work as an economic expert witness in the Meridian antitrust case.",
+        narrative="Relevant: engagement, data requests, drafts of the expert report, deposition preparation, "
+                  "invoices for the engagement. Somewhat relevant: passing mentions. Not relevant: antitrust "
+                  "news about other firms, the Meridian hotel, teaching antitrust economics.",
+        cast=("holly.palmer", "jonathan.kessler", "daniel.cho", "samuel.okafor"),
+        subjects=("Meridian expert report draft", "Re: data request - Meridian", "Deposition prep",
+                  "Meridian engagement letter", "Rebuttal report comments"),
+        high=(
+            "Attached is the third draft of the expert report. I rewrote the market definition section; the "
+            "hypothetical monopolist test now uses the 2017-2019 price data.",
+            "Jonathan, we still need the transaction-level data from Meridian's distributors before I can "
+            "finish the damages model.",
+            "Deposition prep is scheduled for {day} at your offices. Please send the exhibits list ahead of time.",
+            "Daniel, can you rerun the diversion ratios with the corrected customer file? The opposing expert "
+            "will check every number.",
+            "The rebuttal report from the other side misreads our elasticity estimates. I'll draft a reply by "
+            "{date}.",
+            "My hourly rate for the Meridian engagement is unchanged; invoices go to the firm monthly.",
+        ),
+        passing=(
+            "I can't this week, the Meridian report is due.",
+            "Sorry for the slow reply, deposition prep has eaten my days.",
+            "After the expert report is filed I'll have time again.",
+        ),
+        dsubjects=("Antitrust reading list", "Meridian Hotel booking", "Antitrust news"),
+        distractor=(
+            "Here is the reading list for the antitrust module of the IO course; two new papers on platform "
+            "mergers.",
+            "Your reservation at the Meridian Hotel, Boston is confirmed for the seminar weekend.",
+            "News: regulators open an antitrust probe into two ad-tech firms. Nothing to do with us, just "
+            "interesting.",
+        ),
+        sens=(
+            ("peer_opinion", "The opposing expert is a hack. His last three reports were thrown out and he "
+                             "still charges twice my rate."),
+            ("emotional", "I hate this case. I lie awake before every deposition and I snapped at Ava this "
+                          "morning for nothing."),
+            ("student", "Daniel's fellowship ends in May and his progress review was weak; paying him from the "
+                        "engagement is the only way to keep him."),
+            ("receipt", "Invoice {booking}: {num} hours at $650, plus flights {fare} charged to {paycard}."),
+        ),
+        sens_share=0.4, attach=("pdf",),
+        aliases=(("expert witness report", ("report", "expert opinion")), ("expert witness", ("expert", "testifying expert")),
+                 ("Meridian", ("the distributor case", "M-matter")), ("antitrust case", ("litigation", "matter")),
+                 ("antitrust", ("competition",)), ("report", ("draft", "opinion"))),
+    ),
+    Topic(
+        id="27", title="Daniel Cho dissertation defense",
+        description="Scheduling and preparing the PhD dissertation defense of Daniel Cho.",
+        narrative="Relevant: committee, defense date, drafts of chapters, feedback before the defense, the "
+                  "outcome. Somewhat relevant: passing mentions. Not relevant: other students' defenses, "
+                  "defense contractors.",
+        cast=("holly.palmer", "daniel.cho", "ruth.abernathy", "samuel.okafor"),
+        subjects=("Defense date for Daniel", "Re: chapter 3 comments", "Committee availability",
+                  "Dissertation draft", "Defense room booking"),
+        high=(
+            "Daniel's defense is set for {date} at 2pm in the seminar room. Ruth and Samuel have confirmed; the "
+            "outside member joins by video.",
+            "Chapter 3 is much stronger now. The identification argument still needs one more robustness table "
+            "before the defense.",
+            "Please send the full dissertation to the committee at least two weeks before the defense.",
+            "Congratulations, Dr. Cho! The committee passed the dissertation with minor revisions.",
+            "Daniel, for the defense talk keep it to 40 minutes; the committee will interrupt anyway.",
+        ),
+        passing=(
+            "Daniel is busy with his defense so he can't TA this term.",
+            "After Daniel's defense we should celebrate.",
+        ),
+        dsubjects=("Defense contractor talk", "PhD defense: other student"),
+        distractor=(
+            "Seminar announcement: a speaker from a defense contractor on procurement auctions, {day} at noon.",
+            "Reminder: Priyanka's dissertation defense is Thursday; all are welcome.",
+        ),
+        sens=(
+            ("student", "Daniel's transcript shows he failed the second field exam before passing; the graduate "
+                        "school needs that on file for the defense."),
+            ("review", "Between us, chapter 2 is weak and the outside member will see it. I'd pass him, but "
+                       "with reservations."),
+            ("health", "Daniel told me he has been treated for depression this year; please be gentle at the "
+                       "defense."),
+            ("gossip", "I hear Daniel and the outside member's postdoc are an item, which is awkward."),
+        ),
+        sens_share=0.45, weight=0.7,
+        aliases=(("Daniel Cho", ("Daniel", "our student", "Dan")), ("Cho", ("Daniel",)),
+                 ("dissertation defense", ("viva", "final exam", "thesis exam")),
+                 ("dissertation", ("thesis",)), ("defense", ("viva", "exam"))),
+    ),
+    Topic(
+        id="28", title="referee report for the Economic Journal submission",
+        description="Holly Palmer's referee work on a manuscript submitted to an economics journal.",
+        narrative="Relevant: the request to referee, the report itself, deadline extensions, the editor's "
+                  "decision. Somewhat relevant: passing mentions. Not relevant: Holly's own submissions, "
+                  "journal subscription notices.",
+        cast=("holly.palmer", "samuel.okafor", "ruth.abernathy", "daniel.cho"),
+        subjects=("Referee request", "Re: report extension", "Referee report", "Decision letter",
+                  "Manuscript EJ-{num}"),
+        high=(
+            "Thank you for agreeing to referee manuscript EJ-{pr}. The report is due in six weeks.",
+            "Could I have two more weeks for the referee report? Teaching has been heavy this term.",
+            "The paper's main result depends on a sample restriction the authors never justify; I ask for the "
+            "full-sample estimates.",
+            "The editor has decided on a major revision, in line with your report. Thank you for a careful review.",
+            "Daniel, could you check whether the replication files for the refereed paper actually run?",
+        ),
+        passing=(
+            "I still owe a referee report, so this week is full.",
+            "Once the refereeing is done I'll read your draft.",
+        ),
+        dsubjects=("Journal subscription renewal", "Your submission status"),
+        distractor=(
+            "Your subscription to the journal renews on {date}; the library covers it this year.",
+            "Status of your own submission: under review, with the referees since {month}.",
+        ),
+        sens=(
+            ("review", "Frankly the paper is sloppy and I suspect the authors are Okafor's former coauthors; "
+                       "I'd reject."),
+            ("review", "The identification is hopeless. If this is who I think it is, he keeps recycling the "
+                       "same failed idea."),
+            ("peer_opinion", "The editor is a lightweight who sends everything out to friends."),
+        ),
+        sens_share=0.45, weight=0.7,
+        aliases=(("referee report", ("review", "comments", "report")), ("referee", ("review",)),
+                 ("Economic Journal", ("the journal", "EJ")), ("submission", ("manuscript", "paper"))),
+    ),
+    Topic(
+        id="29", title="Holly Palmer's sabbatical in Lisbon",
+        description="Planning and living Holly Palmer's sabbatical year at a university in Lisbon.",
+        narrative="Relevant: sabbatical approval, visiting position, housing, schooling, travel for the "
+                  "sabbatical. Somewhat relevant: passing mentions. Not relevant: Lisbon conference "
+                  "announcements, other people's leave.",
+        cast=("holly.palmer", "ruth.abernathy", "ivan.morozov", "samuel.okafor", "peter.palmer"),
+        subjects=("Sabbatical approval", "Re: Lisbon apartment", "Visiting position letter",
+                  "Flights to Lisbon", "Sabbatical plans"),
+        high=(
+            "The dean approved my sabbatical for the next academic year; I'll be visiting at Nova in Lisbon.",
+            "We found an apartment in Campo de Ourique for the sabbatical year, ten minutes from the school.",
+            "Ruth, who covers my advising while I'm in Lisbon? Samuel offered for the second-years.",
+            "The visiting position letter from Lisbon came through, so the visa appointment is on {date}.",
+            "Flights to Lisbon are booked for August; we ship the boxes {week}.",
+        ),
+        passing=(
+            "Before I leave for Lisbon let's finish the draft.",
+            "I'll be on sabbatical next year, so plan around me.",
+        ),
+        dsubjects=("Lisbon workshop call", "Sabbatical policy update"),
+        distractor=(
+            "Call for papers: a workshop in Lisbon on market design, deadline {date}.",
+            "The faculty handbook section on sabbatical eligibility was updated; no change for current plans.",
+        ),
+        sens=(
+            ("family", "Honestly the sabbatical is a way to get Ava away from the crowd she's been running with."),
+            ("receipt", "Lisbon apartment deposit of {amount} paid with {paycard}, booking ref {booking}."),
+            ("unflattering_family", "Peter is being a baby about the move; he thinks his career ends if he "
+                                    "works remotely for a year."),
+            ("health", "The sabbatical also gives me time for the surgery I've been putting off."),
+        ),
+        sens_share=0.5, weight=0.7,
+        aliases=(("Holly Palmer", ("Holly", "HP")), ("sabbatical", ("leave", "research year", "year away")),
+                 ("Lisbon", ("Portugal", "Nova", "abroad"))),
+    ),
+    Topic(
+        id="30", title="data licensing deal with Northfield Water",
+        description="Negotiating a licence for Northfield Water to use Arclight sensor data.",
+        narrative="Relevant: term sheet, pricing, data rights, negotiation meetings, signature. Somewhat "
+                  "relevant: passing mentions. Not relevant: Northfield Water outage notices, other customers.",
+        cast=("tom.brennan", "luis.ortega", "grace.lindqvist", "priya.raman", "raj.patel", "john.snibert"),
+        subjects=("Northfield term sheet", "Re: data rights", "Licence pricing", "Northfield negotiation",
+                  "Signed licence"),
+        high=(
+            "Northfield wants a three-year data licence with exclusivity in their service area. We can live "
+            "with exclusivity for two.",
+            "Term sheet for the Northfield data deal is attached: annual fee {k}, per-sensor uplift after 500 "
+            "units.",
+            "Grace flagged the data rights clause: Northfield wants derived models too. That's a no.",
+            "The licence is signed. Raj, please set up their API keys and the quarterly data export.",
+            "Negotiation call with Northfield moved to {day} at {time}.",
+        ),
+        passing=(
+            "With the Northfield deal nearly done, sales is in a good mood.",
+            "Tom is tied up in the Northfield negotiation.",
+        ),
+        dsubjects=("Northfield Water service notice", "Data licence for a journal"),
+        distractor=(
+            "Northfield Water notice: scheduled maintenance on the main line; water pressure may drop {day}.",
+            "The library renewed our licence for the market data terminal; nothing to do.",
+        ),
+        sens=(
+            ("contract", "Confidential: our walk-away price for the Northfield licence is {k}; don't let Tom "
+                         "go below it."),
+            ("trade_secret", "Their engineers must not see the raw calibration tables; we only license the "
+                             "cleaned data."),
+            ("peer_opinion", "Luis oversold the data quality to Northfield again; he promises whatever closes "
+                             "the deal."),
+        ),
+        sens_share=0.35,
+        aliases=(("data licensing deal", ("agreement", "NFW contract")), ("licensing", ("licence", "contract")),
+                 ("deal", ("agreement", "contract")), ("Northfield Water", ("NFW", "the water utility")),
+                 ("Northfield", ("NFW",))),
+    ),
+    Topic(
+        id="31", title="calibration lab ISO certification",
+        description="Getting the calibration lab certified to ISO/IEC 17025.",
+        narrative="Relevant: audit preparation, procedures, the assessor's findings, the certificate. "
+                  "Somewhat relevant: passing mentions. Not relevant: ISO image files, routine calibration "
+                  "of a single unit.",
+        cast=("olivia.grant", "sophie.laurent", "chen.wei", "steve.park", "dave.kowalski"),
+        subjects=("17025 audit prep", "Re: calibration procedures", "Assessor findings", "ISO certificate",
+                  "Lab accreditation"),
+        high=(
+            "The assessor visits the calibration lab on {date}. Every procedure needs a revision history.",
+            "Two minor findings from the ISO audit: uncertainty budgets for the thermal chamber and training "
+            "records.",
+            "We passed! The lab certificate is valid for three years.",
+            "Please finish the measurement uncertainty worksheets for the accreditation by {day}.",
+        ),
+        passing=(
+            "Olivia is stuck in audit prep all week.",
+            "After the lab certification we can take new calibration customers.",
+        ),
+        dsubjects=("ISO file download", "Calibration of unit {num}"),
+        distractor=(
+            "The installer ISO for the new OS is on the shared drive if you need to reimage.",
+            "Unit {num} is calibrated and back on the shelf.",
+        ),
+        sens=(
+            ("offensive", "The assessor is a petty little tyrant and I'd like to tell him where to shove his "
+                          "checklist."),
+        ),
+        sens_share=0.04,
+        aliases=(("ISO certification", ("17025", "accreditation")), ("certification", ("accreditation",)),
+                 ("ISO", ("17025",)), ("calibration lab", ("metrology room", "cal lab")),
+                 ("calibration", ("cal", "metrology"))),
+    ),
+    Topic(
+        id="32", title="battery pack recall",
+        description="The recall of faulty battery packs shipped with Falcon units.",
+        narrative="Relevant: root cause, affected serial numbers, customer notices, regulator contact, cost "
+                  "of the recall. Somewhat relevant: passing mentions. Not relevant: laptop battery "
+                  "replacement, product recalls of other companies.",
+        cast=("steve.park", "olivia.grant", "tom.brennan", "grace.lindqvist", "margaret.osei", "rachel.kim",
+              "john.snibert"),
+        subjects=("Battery recall scope", "Re: serials affected", "Customer notice draft", "Recall cost",
+                  "Battery root cause"),
+        high=(
+            "Root cause for the battery packs: a cell supplier lot with a separator defect. {num} customers "
+            "have affected units.",
+            "Serial numbers FN-2200 to FN-{pr} need the replacement pack. Rachel is drafting the customer notice.",
+            "The recall will cost about {k} including shipping and the support hours.",
+            "Customer notice for the battery recall goes out {day}; support gets the script tomorrow.",
+            "We have to notify the regulator within ten days of deciding on the recall.",
+        ),
+        passing=(
+            "Everyone in ops is on the recall this week.",
+            "Given the recall, support queues are long.",
+        ),
+        dsubjects=("Laptop battery replacement", "Recall news"),
+        distractor=(
+            "IT is replacing swollen laptop batteries; bring your laptop to the helpdesk on {day}.",
+            "A car maker announced a huge recall of airbags today. Glad it's not us.",
+        ),
+        sens=(
+            ("reputational", "We knew about the separator issue in March and shipped anyway. If a reporter "
+                             "finds the March email we're finished."),
+            ("litigation", "Counsel expects at least one lawsuit from the recall; preserve every email about "
+                           "the battery lot."),
+            ("offensive", "The cell supplier sent us garbage and lied about it. Bastards."),
+            ("trade_secret", "The real failure rate is {pct}, not the number in the customer notice."),
+        ),
+        sens_share=0.5,
+        aliases=(("battery pack", ("power module", "cell pack")), ("battery", ("cell", "power module")),
+                 ("recall", ("field replacement", "swap program", "campaign"))),
+    ),
+    Topic(
+        id="33", title="trip to Tokyo for the customer visit",
+        description="Travel to Tokyo to visit a distributor and customers.",
+        narrative="Relevant: itinerary, meetings in Tokyo, flights, hotel, visit reports. Somewhat relevant: "
+                  "passing mentions. Not relevant: Tokyo restaurant recommendations unrelated to the trip, "
+                  "other travel.",
+        cast=("tom.brennan", "john.snibert", "luis.ortega", "lena.fischer", "kenji.watanabe"),
+        subjects=("Tokyo itinerary", "Re: flights to Tokyo", "Customer visit agenda", "Visit report - Japan",
+                  "Hotel in Tokyo"),
+        high=(
+            "Itinerary for Tokyo: land {day}, distributor meeting Tuesday, two customer visits Wednesday, back "
+            "Friday.",
+            "Kenji will translate at the customer meetings; he wants the slide deck a week in advance.",
+            "Visit report: the distributor wants Falcon demo units and a Japanese manual before they commit.",
+            "The hotel in Shinagawa is booked for the team; it's two stops from the distributor's office.",
+        ),
+        passing=(
+            "I'll be in Tokyo next week, so expect delays.",
+            "Jet-lagged after the trip, sorry for typos.",
+        ),
+        dsubjects=("Tokyo restaurant list", "Travel policy update"),
+        distractor=(
+            "If anyone goes to Tokyo on holiday, the ramen place near Ebisu station is worth the queue.",
+            "The travel policy now requires pre-approval for any trip above $2,000.",
+        ),
+        sens=(
+            ("receipt", "Booking {booking}: flights {fare} on {paycard}, hotel four nights."),
+            ("romance", "Carla is joining me in Tokyo for the weekend after the visit; please keep that off "
+                        "the shared calendar."),
+            ("stigmatised", "The distributor's dinner turned into a karaoke bender; I don't remember getting "
+                            "back to the hotel."),
+        ),
+        sens_share=0.4, weight=0.8,
+        aliases=(("Tokyo", ("Japan", "Shinagawa")), ("customer visit", ("distributor meetings", "Japan visit")),
+                 ("trip", ("travel", "journey")), ("customer", ("client", "distributor"))),
+    ),
+    Topic(
+        id="34", title="reorganisation of the optics team",
+        description="Restructuring the optics engineering team into two groups.",
+        narrative="Relevant: the reorg plan, new reporting lines, announcements, people's reactions. "
+                  "Somewhat relevant: passing mentions. Not relevant: reorganising the lab storage, optics "
+                  "conference news.",
+        cast=("dave.kowalski", "john.snibert", "elena.vasquez", "aisha.mahmoud", "chen.wei", "margaret.osei"),
+        subjects=("Optics reorg plan", "Re: new reporting lines", "Org announcement draft", "Team structure",
+                  "Reorg FAQ"),
+        high=(
+            "The optics team splits into design and manufacturing optics on {date}; Aisha leads design, Chen "
+            "leads manufacturing.",
+            "Draft announcement of the optics reorganisation is attached; Elena wants it out before the all-hands.",
+            "New reporting lines: Aisha and Chen report to Dave; John becomes an individual contributor advisor.",
+            "FAQ for the reorg: no layoffs, no pay changes, desks stay where they are.",
+        ),
+        passing=(
+            "With the reorg, I'm not sure who approves this now.",
+            "Let's wait for the dust to settle after the optics reorg.",
+        ),
+        dsubjects=("Lab storage cleanup", "Optics conference news"),
+        distractor=(
+            "We're reorganising the lab storage room on {day}; label anything you want to keep.",
+            "The optics society announced its conference programme; nothing from our team this year.",
+        ),
+        sens=(
+            ("peer_opinion", "Chen is not ready to lead anything. He's technically brilliant but people avoid "
+                             "him."),
+            ("emotional", "I found out about the reorg from a calendar invite. I'm angry and humiliated."),
+            ("gossip", "Word is Aisha got the role because she's close to Margaret outside work."),
+            ("reputational", "If the reorg leaks as a demotion for John, the press will say we pushed out our "
+                             "inventor."),
+        ),
+        sens_share=0.45,
+        aliases=(("reorganisation", ("reorg", "restructure", "shake-up")), ("optics team", ("lens group", "Dave's group")),
+                 ("optics", ("lens",)), ("team", ("group",))),
+    ),
+    Topic(
+        id="35", title="SpectraCloud subscription pricing",
+        description="Setting subscription prices and tiers for the SpectraCloud data service.",
+        narrative="Relevant: tier definitions, price points, discount rules, competitor benchmarks for "
+                  "SpectraCloud. Somewhat relevant: passing mentions. Not relevant: SpectraCloud outage "
+                  "notices, our own software subscriptions.",
+        cast=("priya.raman", "owen.murphy", "tom.brennan", "nina.petrova", "holly.palmer", "camille.roy"),
+        subjects=("SpectraCloud tiers", "Re: subscription price points", "Pricing model review",
+                  "Discount rules", "Competitor pricing"),
+        high=(
+            "Proposed tiers for SpectraCloud: Basic at $49 per device per month, Pro at $129 with alerts and "
+            "API access.",
+            "Holly's pricing model suggests usage-based pricing beats flat subscriptions for small farms.",
+            "Discount rules: 10% for annual prepay, 20% above 500 devices, nothing stacked.",
+            "Competitor benchmark: two rivals charge per scan, which customers hate. Our subscription is simpler.",
+        ),
+        passing=(
+            "Pricing work for SpectraCloud is taking all of Priya's time.",
+            "Once subscription pricing is settled we can build the billing page.",
+        ),
+        dsubjects=("SpectraCloud maintenance", "Software subscription renewal"),
+        distractor=(
+            "SpectraCloud maintenance window {day} 2-4am; the dashboard will be read-only.",
+            "Our subscription to the design software renews next month; tell IT if you no longer need a seat.",
+        ),
+        sens=(
+            ("trade_secret", "Our actual cost per device is $11; keep that out of any deck customers see."),
+            ("contract", "Holly's consulting agreement caps her fee at {k} and forbids her from advising "
+                         "competitors for a year."),
+            ("receipt", "Holly's consulting invoice {booking} paid to account {account}."),
+            ("gossip", "Owen and Nina are not speaking since the pricing fight; it's like a divorce."),
+        ),
+        sens_share=0.35,
+        aliases=(("SpectraCloud", ("the cloud service", "SC data service", "the platform")),
+                 ("subscription pricing", ("monetisation", "price plan")), ("subscription", ("plan", "tier")),
+                 ("pricing", ("price plan", "monetisation"))),
+    ),
+    Topic(
+        id="36", title="volunteer day at the food bank",
+        description="The company volunteer day at the regional food bank.",
+        narrative="Relevant: sign-ups, shifts, transport, photos and thanks for the volunteer day. Somewhat "
+                  "relevant: passing mentions. Not relevant: food in the kitchen, other charity appeals.",
+        cast=("mia.johansson", "dolores.martin", "walter.huang", "camille.roy", "lena.fischer"),
+        subjects=("Volunteer day sign-up", "Re: food bank shifts", "Carpool for volunteer day",
+                  "Thank you, volunteers!", "Food bank photos"),
+        high=(
+            "Sign-ups for the food bank volunteer day are open: morning shift sorts produce, afternoon packs boxes.",
+            "We have {num} volunteers for the food bank; carpools leave the lobby at 8:30.",
+            "Thank you, volunteers! We packed {bignum} meals at the food bank.",
+            "Please wear closed-toe shoes on volunteer day; the warehouse has forklifts.",
+        ),
+        passing=(
+            "I'm out Friday for the volunteer day.",
+            "Are you going to the food bank thing?",
+        ),
+        dsubjects=("Food in the kitchen", "Charity appeal"),
+        distractor=(
+            "Leftover sandwiches from the board lunch are in the kitchen; help yourselves.",
+            "A colleague is running a marathon for charity; the donation page is on the intranet.",
+        ),
+        sens=(
+            ("membership", "We're going with my church group anyway, so I'll bring the parish van."),
+        ),
+        sens_share=0.05,
+        aliases=(("volunteer day", ("service day", "community day")), ("volunteer", ("helper",)),
+                 ("food bank", ("pantry", "the warehouse"))),
+    ),
+)
+
+# Distractors that repeat a topic's title words in an unrelated context (judged not relevant):
+# saved-search and archive notices, newsletters about other companies, misfiled replies, course
+# listings. Real collections are full of these, and they are short, so BM25 likes them.
+ECHO_DISTRACTORS: tuple[tuple[str, str], ...] = (
+    ("Saved search: {num} new results",
+     "Your saved intranet search \"{title}\" has {num} new results this week. Most are duplicates of pages "
+     "you have already seen. Manage saved searches under Settings."),
+    ("Archive notice: {title}",
+     "The shared folder \"{title} (old template)\" has not been modified in 180 days and will move to cold "
+     "storage on {date}. It only holds an empty template; no action needed unless you want it kept."),
+    ("Sensor Weekly: readers ask",
+     "Reader question of the week, from a company we don't know: how do you run something like \"{title}\" "
+     "without a dedicated team? {num} readers answered; the best answers are on our site."),
+    ("Re: {title}",
+     "I think this went to the wrong thread: the subject line says {title}, but my note was about {food} for "
+     "Friday lunch. Please ignore."),
+    ("Wiki cleanup",
+     "Someone created an empty page called \"{title}\" in the wiki template gallery. I removed it because it "
+     "was a test page with no content. Let me know if it was yours."),
+    ("Learning portal: new course",
+     "New external course in the learning portal: \"Case studies: {title} and other lessons\", by a "
+     "consultancy we don't work with. Optional, {num} seats, self-paced."),
+    ("Quiz night answers",
+     "Answers from Thursday's quiz night: round 3 was office jargon, and the made-up phrase nobody guessed "
+     "was \"{title}\". Team Photon won again."),
+)
+
+
+_ALIASES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "1": (("Falcon", ("FX-1", "Hawkeye", "HH-900")), ("launch", ("GA", "rollout", "release"))),
+    "2": (("patent filing", ("IP application", "submission")), ("patent", ("IP", "application")),
+          ("filing", ("submission",)), ("Lumen", ("L2", "the dual-aperture design", "LX"))),
+    "3": (("Q3 budget", ("summer spend", "third-quarter plan")), ("Q3", ("third-quarter", "summer")),
+          ("budget", ("plan", "forecast")), ("overrun", ("overspend", "gap", "variance"))),
+    "4": (("keynote", ("opening talk", "plenary", "main-stage talk")), ("SensorCon", ("the Yokohama conference", "SC"))),
+    "5": (("data scientist", ("ML engineer", "analytics hire", "modeller")), ("hiring", ("recruiting", "filling")),
+          ("hire", ("bring on",))),
+    "6": (("office move", ("relocation",)), ("move", ("relocation", "transition")),
+          ("Harbor Building", ("the new space", "Pier 9", "the waterfront building"))),
+    "7": (("Brightwater", ("BWU", "the utility")), ("outage", ("downtime", "incident", "the P1")),
+          ("escalation", ("complaint", "fire drill")), ("customer", ("client", "account"))),
+    "8": (("grant proposal", ("NSF submission", "funding application")), ("grant", ("NSF", "funding")),
+          ("proposal", ("application", "submission")), ("Stonebridge University", ("SU", "the university")),
+          ("Stonebridge", ("SU",))),
+    "9": (("patent dispute", ("IP matter", "the case")), ("patent", ("IP",)), ("dispute", ("matter", "case", "claim")),
+          ("Vireo Optics", ("the plaintiff", "the other side")), ("Vireo", ("the plaintiff",))),
+    "10": (("promotion", ("step up", "new role", "title change")), ("Dave Kowalski", ("DK", "our optics manager")),
+           ("Kowalski", ("DK",)), ("Dave", ("DK",))),
+    "11": (("security audit", ("SOC 2 assessment", "pen test")), ("annual", ("yearly",)),
+           ("security", ("infosec",)), ("audit", ("assessment", "review"))),
+    "12": (("holiday party", ("year-end do", "December celebration")), ("party", ("celebration", "event")),
+           ("holiday", ("year-end",)), ("planning", ("prep",))),
+    "13": (("Fabricor", ("FBR", "our contract manufacturer", "the CM")), ("supplier", ("vendor",)),
+           ("contract", ("agreement", "MSA"))),
+    "14": (("acquisition", ("Project Osprey", "deal", "combination")), ("talks", ("discussions",)),
+           ("Kinetic Labs", ("Osprey", "the target", "KL")), ("Kinetic", ("KL",))),
+    "15": (("tenure case", ("promotion file", "the case")), ("tenure", ("promotion to associate",)),
+           ("Samuel Okafor", ("Sam", "the candidate")), ("Samuel", ("Sam",)), ("Okafor", ("Sam",))),
+    "16": (("sensor data pricing", ("pricing of device telemetry", "data valuation")), ("paper", ("draft", "manuscript")),
+           ("pricing", ("valuation", "price model")), ("sensor data", ("device telemetry",))),
+    "17": (("summer internship", ("student placement",)), ("internship", ("placement", "co-op")),
+           ("program", ("cohort", "scheme")), ("summer", ("seasonal",))),
+    "18": (("website", ("site", "web pages", "homepage")), ("redesign", ("refresh", "revamp"))),
+    "19": (("firmware 4.2", ("the next FW drop", "build 4.2.x")), ("firmware", ("FW", "the build")),
+           ("release", ("cut", "drop", "rollout"))),
+    "20": (("all-hands meeting", ("town hall", "company meeting")), ("all-hands", ("town hall",)),
+           ("quarterly", ("regular",)), ("meeting", ("session",))),
+    "21": (("health insurance", ("medical plan", "benefits")), ("insurance", ("coverage", "plan")),
+           ("wellness", ("wellbeing", "fitness")), ("program", ("initiative",))),
+    "22": (("TechWire", ("the reporter's outlet", "Nora's magazine")), ("press", ("media",)),
+           ("interview", ("conversation", "Q&A", "profile piece"))),
+    "23": (("board meeting", ("directors' session", "BoD")), ("board", ("directors",)), ("meeting", ("session",)),
+           ("preparation", ("prep",))),
+    "24": (("John Snibert", ("JS", "our chief technologist")), ("Snibert", ("JS",)),
+           ("retirement", ("farewell", "send-off", "stepping down")), ("retire", ("step down", "leave"))),
+}
+
+TOPICS = tuple(replace(t, aliases=_ALIASES.get(t.id, t.aliases)) for t in TOPICS) + MORE_TOPICS
 
 BY_ID: dict[str, Topic] = {t.id: t for t in TOPICS}

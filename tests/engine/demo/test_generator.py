@@ -145,7 +145,7 @@ def test_reasons_tsv_rows_are_sensitive_messages(small):
 def test_topics_file_and_relevance_grades(medium):
     out, _ = medium
     topics = json.loads((out / "topics.json").read_text())
-    assert len(topics) >= 20
+    assert len(topics) >= 36            # the study judged 35 topics per persona
     assert [t["id"] for t in topics] == [str(i) for i in range(1, len(topics) + 1)]
     for t in topics:
         assert set(t) == {"id", "title", "description", "narrative"} and all(t.values())
@@ -196,6 +196,27 @@ def test_relevant_and_sensitive_structure(medium):
     assert len(set(mixed)) >= 5
     safe = [t for t in qrels if all(share(t, p) <= 0.15 for p in labels.PERSONAS)]
     assert len(safe) >= 2
+
+
+def test_vocabulary_mismatch_and_echo_distractors(medium):
+    """Some relevant messages use codenames instead of the title words; some judged non-relevant
+    messages repeat the title words in another context (relevance is not trivial for BM25)."""
+    _, summary = medium
+    assert summary["counts"]["oblique_relevant"] >= 0.2 * sum(t["rel2"] for t in summary["topics"].values()) * 0.5
+    assert summary["counts"]["echo_distractors"] >= len(summary["topics"]) * 2
+
+
+def test_obliquify_rewrites_title_words_consistently():
+    import random
+    from sasc_desktop.engine.demo.generator import obliquify
+    from sasc_desktop.engine.demo.topics import BY_ID
+    t = BY_ID["1"]
+    chosen: dict = {}
+    text = "Falcon launch is late. The Falcon launch deck, falconry and launches stay."
+    out = obliquify(text, t, random.Random(3), chosen)
+    assert "Falcon launch" not in out and "falconry" in out and "launches" in out
+    assert set(chosen) == {"falcon", "launch"}
+    assert out.count(chosen["falcon"]) == 2          # one alias per word within a message
 
 
 # --- people -----------------------------------------------------------------------------------
