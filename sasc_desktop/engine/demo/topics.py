@@ -89,7 +89,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Frankly {colleague} has been dead weight on the launch team; I have redone every "
                              "deliverable they handed me."),
         ),
-        sens_share=0.2, attach=("notes", "pdf"),
+        sens_share=0.3, attach=("notes", "pdf"),
         slots=(("falcon_date", ("May 12", "June 3", "the week of June 9", "September 15")),
                ("falcon_feature", ("the 900-1700 nm range", "the one-second scan", "the cloud sync",
                                    "the field-swappable battery")),
@@ -145,7 +145,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "I don't want {colleague} listed as an inventor. He sat in two meetings and contributed "
                              "nothing but opinions."),
         ),
-        sens_share=0.25, attach=("notes", "pdf"),
+        sens_share=0.38, attach=("notes", "pdf"),
     ),
     Topic(
         id="3", title="Q3 budget overrun",
@@ -191,7 +191,7 @@ TOPICS: tuple[Topic, ...] = (
             ("reputational", "If the board hears we shipped the pilot units knowing the overrun would be "
                              "booked against Q4, it will look like we hid it."),
         ),
-        sens_share=0.18, attach=("budget_csv",),
+        sens_share=0.27, attach=("budget_csv",),
     ),
     Topic(
         id="4", title="keynote at SensorCon",
@@ -235,7 +235,7 @@ TOPICS: tuple[Topic, ...] = (
             ("romance", "Carla is coming with me to the conference; we'll take an extra day at the coast. "
                         "Please don't book a single room."),
         ),
-        sens_share=0.1, attach=("pdf",),
+        sens_share=0.15, attach=("pdf",),
     ),
     Topic(
         id="5", title="hiring a data scientist",
@@ -281,7 +281,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Raj's interview questions are outdated and frankly embarrassing; the candidates "
                              "notice."),
         ),
-        sens_share=0.25, attach=("notes",),
+        sens_share=0.38, attach=("notes",),
     ),
     Topic(
         id="6", title="office move to the Harbor Building",
@@ -368,7 +368,7 @@ TOPICS: tuple[Topic, ...] = (
             ("litigation", "Grace says Brightwater's lawyers asked about damages; keep all outage messages "
                            "under the litigation hold and don't speculate in writing."),
         ),
-        sens_share=0.2,
+        sens_share=0.3,
     ),
     Topic(
         id="8", title="grant proposal with Stonebridge University",
@@ -489,7 +489,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Aisha would have been the better pick; Dave can't explain a tradeoff without "
                              "a whiteboard and an hour."),
         ),
-        sens_share=0.35,
+        sens_share=0.52,
     ),
     Topic(
         id="11", title="annual security audit",
@@ -527,7 +527,7 @@ TOPICS: tuple[Topic, ...] = (
                              "restricted to the audit team."),
             ("reputational", "If the auditors find out we had an unreported breach in March, it's on all of us."),
         ),
-        sens_share=0.15, attach=("notes",),
+        sens_share=0.22, attach=("notes",),
     ),
     Topic(
         id="12", title="holiday party planning",
@@ -599,7 +599,7 @@ TOPICS: tuple[Topic, ...] = (
                          "forecasts for three years."),
             ("offensive", "Fabricor's lawyers are a bunch of bloodsucking idiots."),
         ),
-        sens_share=0.22, attach=("pdf", "budget_csv"),
+        sens_share=0.33, attach=("pdf", "budget_csv"),
     ),
     Topic(
         id="14", title="acquisition talks with Kinetic Labs",
@@ -644,7 +644,7 @@ TOPICS: tuple[Topic, ...] = (
                              "company to get her."),
             ("contract", "Under the exclusivity letter we can't talk to other acquisition targets for 60 days."),
         ),
-        sens_share=0.4, attach=("pdf",), weight=0.8,
+        sens_share=0.55, attach=("pdf",), weight=0.8,
     ),
     Topic(
         id="15", title="tenure case of Samuel Okafor",
@@ -887,7 +887,7 @@ TOPICS: tuple[Topic, ...] = (
             ("health", "Can the plan cover my son's therapy for his anxiety? Please keep this confidential."),
             ("pii", "My member ID is wrong on the card. DOB {dob}, SSN {ssn}."),
         ),
-        sens_share=0.2,
+        sens_share=0.3,
     ),
     Topic(
         id="22", title="TechWire press interview",
@@ -923,7 +923,7 @@ TOPICS: tuple[Topic, ...] = (
             ("peer_opinion", "Nora is sharp but lazy; she'll print whatever you give her."),
             ("trade_secret", "Off the record I told her Falcon Pro is coming next spring; I shouldn't have."),
         ),
-        sens_share=0.2,
+        sens_share=0.3,
     ),
     Topic(
         id="23", title="board meeting preparation",
@@ -955,7 +955,7 @@ TOPICS: tuple[Topic, ...] = (
             ("trade_secret", "The board will see our real runway: {num} months without new funding."),
             ("trade_secret", "Strategy slide: we'll exit the agriculture market next year; don't share."),
         ),
-        sens_share=0.2, attach=("pdf",),
+        sens_share=0.3, attach=("pdf",),
     ),
     Topic(
         id="24", title="John Snibert's retirement",
@@ -988,7 +988,7 @@ TOPICS: tuple[Topic, ...] = (
             ("family", "Linda and I will finally sell the house; Emily wants us closer to the grandkids."),
             ("health", "Truth is my heart condition is the main reason I'm retiring now."),
         ),
-        sens_share=0.15, weight=0.7,
+        sens_share=0.22, weight=0.7,
     ),
 )
 
