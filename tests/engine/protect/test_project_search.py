@@ -63,6 +63,8 @@ def test_experiment_end_to_end_oracle(project, tmp_path):
         assert set(r) >= {"ranker", "approach", "measure", "mean", "per_topic"}
         if r["approach"] in ("postfilter", "joint_postfilter", "postfilter+cr", "joint_postfilter+cr"):
             assert r["shown_sensitive"] == 0      # the oracle classifier never lets one through
+        if r["approach"] == "relevance":
+            assert r["shown_sensitive"] > 0       # ... so the check above is not vacuous
     assert res["tests"] and {"a", "b", "t_p"} <= set(res["tests"][0])
     files = write_report(res, tmp_path / "report")
     for f in files:
@@ -77,3 +79,22 @@ def test_cli_protected_search_json(project, capsys):
     out = json.loads(capsys.readouterr().out)
     assert set(out) >= {"hits", "held_back", "approach", "persona"}
     assert main(["search", str(project), "Falcon", "--protect", "postfilter"]) == 2
+
+
+@pytest.mark.slow
+def test_oracle_postfilter_shows_no_sensitive_document_with_bm25_and_ca(project):
+    """The papers' sanity check: with a perfect classifier, post-filtering shows nothing sensitive
+    (for every ranker), while relevance-only ranking does show sensitive documents."""
+    with Session.open(project) as s:
+        res = s.run_experiment(PERSONA, rankers=["bm25", "ca"], classifier="oracle", folds=5,
+                               approaches=["relevance", "postfilter", "joint_postfilter"],
+                               eval_measures=["nCS-DCG@10(cost=12)"], depth=60,
+                               ranker_params={"ca": {"n_restarts": 1, "n_iter": 4, "n_jobs": 1}})
+    by = {(r["ranker"], r["approach"]): r for r in res["results"]}
+    for ranker in ("bm25", "ca"):
+        assert by[(ranker, "postfilter")]["shown_sensitive"] == 0
+        assert by[(ranker, "joint_postfilter")]["shown_sensitive"] == 0
+        assert by[(ranker, "relevance")]["shown_sensitive"] > 0
+        # every shown document was judged; filtering can only raise the cost-sensitive score here
+        post, rel = by[(ranker, "postfilter")]["per_topic"], by[(ranker, "relevance")]["per_topic"]
+        assert sum(v for v in post.values() if v is not None) >= sum(v for v in rel.values() if v is not None)
