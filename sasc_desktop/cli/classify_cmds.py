@@ -19,6 +19,7 @@ def register(subparsers) -> None:
     p.add_argument("--sensitivity")
     p.add_argument("--topics", help="topics JSON")
     p.add_argument("--personas", help="persona cards JSON")
+    p.add_argument("--reasons", help="why sensitive: docid<TAB>persona<TAB>reason lines")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_import)
     p = jsub.add_parser("import-categories", help="Berkeley .cats labels as the Enron categories collection")
@@ -62,7 +63,7 @@ def register(subparsers) -> None:
 def run_import(args) -> int:
     from ..engine.classify import import_judgments
     with _session(args.project) as s:
-        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas)
+        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons)
     print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()) + " imported")
     return 0
 

@@ -63,6 +63,13 @@ def load_demo_judgments(session: Session, source: Path) -> None:
     judgments.save_topics(session.store, json.loads((source / "topics.json").read_text()))
     judgments.save_qrels(session.store, ((q.topic, q.docid, q.rel) for q in read_qrels(source / "qrels.txt")), "demo")
     judgments.save_sensitivity(session.store, ((j.persona, j.topic or "", j.docid, j.level) for j in sens), "demo")
+    if (source / "reasons.tsv").exists():  # why each sensitive message is sensitive, per persona
+        try:
+            from .classify.judgments_io import read_reasons, save_reasons
+        except ModuleNotFoundError:
+            read_reasons = None
+        if read_reasons is not None:
+            save_reasons(session, read_reasons(source / "reasons.tsv"), "demo")
     if not session.settings()["active_persona"] and used:
         session.update_settings(active_persona=sorted(used)[0])
 

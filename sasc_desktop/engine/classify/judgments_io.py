@@ -48,6 +48,14 @@ ENRON_TOPICS: list[dict[str, str]] = [
 ]
 SENSITIVE_LABELS = frozenset({(3, 10), (2, 8), (4, 10), (1, 2), (1, 5), (4, 9), (4, 16), (4, 17), (4, 18), (4, 19)})
 EMPTY_GENRES = frozenset({(1, 7), (1, 8)})
+# Why a message is sensitive for Dana Whitfield: reason group -> the labels that carry it
+ENRON_REASONS: dict[str, frozenset] = {
+    "legal": frozenset({(3, 10), (2, 8)}),
+    "secrecy": frozenset({(4, 10)}),
+    "personal": frozenset({(1, 2)}),
+    "employment": frozenset({(1, 5)}),
+    "tone": frozenset({(4, 9), (4, 16), (4, 17), (4, 18), (4, 19)}),
+}
 
 DANA_WHITFIELD: dict[str, Any] = {
     "id": ENRON_PERSONA,
@@ -95,14 +103,14 @@ def read_personas(path: Path) -> list[dict[str, Any]]:
 
 
 def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_path=None,
-                     personas_path=None) -> dict[str, int]:
+                     personas_path=None, reasons_path=None) -> dict[str, int]:
     """Load TREC qrels, sensitivity judgments (``persona docid level`` or
     ``topic persona docid level``), topics (JSON) and persona cards (JSON) into the project.
     Personas named by the sensitivity file but without a card get a minimal card."""
     from ..evaluate.formats import read_qrels, read_sensitivity
 
-    if not any((qrels_path, sensitivity_path, topics_path, personas_path)):
-        raise InputError("nothing to import: give qrels, sensitivity, topics or personas")
+    if not any((qrels_path, sensitivity_path, topics_path, personas_path, reasons_path)):
+        raise InputError("nothing to import: give qrels, sensitivity, topics, personas or reasons")
     store = session.store
     counts = {"personas": 0, "topics": 0, "qrels": 0, "sensitivity": 0}
     if personas_path:
@@ -120,6 +128,8 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
             counts["personas"] += J.save_personas(store, [{"id": p, "name": p} for p in missing])
         counts["sensitivity"] = J.save_sensitivity(
             store, ((s.persona, s.topic or "", s.docid, s.level) for s in sens), source=str(sensitivity_path))
+    if reasons_path:  # docid<TAB>persona<TAB>reason, as the demo generator's reasons.tsv
+        counts["reasons"] = save_reasons(session, read_reasons(reasons_path), source=str(reasons_path))
     return counts
 
 
@@ -155,6 +165,50 @@ def enron_judgments(cats: list[tuple[int, int, int]]) -> tuple[dict[str, int], i
                 g = 2 if n >= 2 else 1
                 grades[str(b)] = max(grades.get(str(b), 0), g)
     return grades, int(bool(labels & SENSITIVE_LABELS))
+
+
+def enron_reasons(cats: list[tuple[int, int, int]]) -> list[str]:
+    """The Dana Whitfield reason groups (see ENRON_REASONS) one message's labels carry, in order."""
+    labels = {(a, b) for a, b, _ in cats}
+    return [g for g, ls in ENRON_REASONS.items() if labels & ls]
+
+
+# ------------------------------------------------------------------------------ reasons in the store
+def save_reasons(session, rows, source: str = "") -> int:
+    """(persona, doc_id, reason) rows; a (persona, doc_id) given here has its old reasons replaced."""
+    rows = [(p, d, str(r)) for p, d, r in rows]
+    with session.store.transaction() as con:
+        for p, d in dict.fromkeys((p, d) for p, d, _ in rows):
+            con.execute("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?", (p, d))
+        con.executemany("INSERT OR IGNORE INTO sensitivity_reasons(persona, doc_id, reason, source) VALUES (?, ?, ?, ?)",
+                        [(p, d, r, source) for p, d, r in rows])
+    return len(rows)
+
+
+def sensitivity_reasons(session, persona: str) -> dict[str, list[str]]:
+    """doc_id -> sorted reasons why the persona finds it sensitive (only documents with a reason)."""
+    out: dict[str, list[str]] = {}
+    for d, r in session.store.con.execute(
+            "SELECT doc_id, reason FROM sensitivity_reasons WHERE persona = ? ORDER BY doc_id, reason", (persona,)):
+        out.setdefault(d, []).append(r)
+    return out
+
+
+def read_reasons(path) -> list[tuple[str, str, str]]:
+    """A ``docid<TAB>persona<TAB>reason`` file (header line optional) -> (persona, docid, reason)."""
+    out = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or (number == 1 and line.lower().startswith("docid")):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or not all(p.strip() for p in parts):
+            raise InputError(f"{path}, line {number}: expected 'docid<TAB>persona<TAB>reason', got {line!r}")
+        out.append((parts[1].strip(), parts[0].strip(), parts[2].strip()))
+    return out
 
 
 _MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*<?([^>\r\n]+?)>?[ \t]*\r?$", re.I | re.M)
@@ -200,7 +254,7 @@ def import_categories(session, folder, progress: Optional[Progress] = None) -> d
     progress = ensure(progress)
     store = session.store
     by_location = {r[0]: r[1] for r in store.con.execute("SELECT location, doc_id FROM messages")}
-    qrels, sens = [], []
+    qrels, sens, reasons = [], [], []
     missing_txt = 0
     for i, cats_path in enumerate(cats_files):
         if i % 200 == 0:
@@ -212,7 +266,9 @@ def import_categories(session, folder, progress: Optional[Progress] = None) -> d
         if doc_id is None:
             missing_txt += 1
             continue
-        grades, level = enron_judgments(read_cats(cats_path))
+        cats = read_cats(cats_path)
+        grades, level = enron_judgments(cats)
+        reasons += [(ENRON_PERSONA, doc_id, r) for r in enron_reasons(cats)]
         for t in ENRON_TOPICS:
             qrels.append((t["id"], doc_id, grades.get(t["id"], 0)))
         sens.append((ENRON_PERSONA, "", doc_id, level))
@@ -220,9 +276,13 @@ def import_categories(session, folder, progress: Optional[Progress] = None) -> d
     J.save_topics(store, ENRON_TOPICS)
     J.save_qrels(store, qrels, source=str(folder))
     J.save_sensitivity(store, sens, source=str(folder))
+    with store.transaction() as con:
+        con.executemany("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?",
+                        [(ENRON_PERSONA, s[2]) for s in sens])
+    save_reasons(session, reasons, source=str(folder))
     progress.update(len(cats_files), len(cats_files), "labels imported")
     return {"messages": len(sens), "sensitive": sum(s[3] for s in sens), "qrels": len(qrels),
-            "topics": len(ENRON_TOPICS), "personas": 1, "without_message": missing_txt}
+            "topics": len(ENRON_TOPICS), "personas": 1, "without_message": missing_txt, "reasons": len(reasons)}
 
 
 # ------------------------------------------------------------------------------ training labels

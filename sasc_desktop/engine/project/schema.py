@@ -88,4 +88,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (persona, message)
     ) WITHOUT ROWID;
     """,
+    # classify: why a message is sensitive for a persona (reason ids or names, one row each)
+    """
+    CREATE TABLE sensitivity_reasons (
+        persona TEXT NOT NULL, doc_id TEXT NOT NULL, reason TEXT NOT NULL, source TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (persona, doc_id, reason)
+    ) WITHOUT ROWID;
+    """,
 ]
