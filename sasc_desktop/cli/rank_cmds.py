@@ -21,6 +21,10 @@ def register(sub) -> None:
     p.add_argument("--eval", dest="eval_measures", action="append", required=True, metavar="M")
     p.add_argument("--classifier", choices=["learned", "oracle"], default="learned")
     p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--classifier-crossfit", type=int, default=0, metavar="K",
+                   help="learned classifier: score the training/validation topics out-of-fold with K inner "
+                        "models (never trained on the test fold either), so the joint ranker learns from "
+                        "probabilities as (un)reliable as the test ones; 0 = one model, in-sample (default)")
     p.add_argument("--cluster-replacement", action="store_true")
     p.add_argument("--cutoff", default="fixed", help="fixed, static, dynamic or threshold")
     p.add_argument("--depth", type=int, default=200, help="candidates per topic")
@@ -39,7 +43,7 @@ def cmd_experiment(args) -> int:
         result = s.run_experiment(
             args.persona, rankers=args.rankers, approaches=args.approaches or APPROACHES,
             objective=args.objective, eval_measures=args.eval_measures, classifier=args.classifier,
-            folds=args.folds, cluster_replacement=args.cluster_replacement, cutoff=args.cutoff, depth=args.depth,
+            folds=args.folds, crossfit=args.classifier_crossfit, cluster_replacement=args.cluster_replacement, cutoff=args.cutoff, depth=args.depth,
             ranker_params={"ca": {"n_restarts": args.ca_restarts, "n_iter": args.ca_iterations}},
             progress=Progress(bar))
     bar.finish()

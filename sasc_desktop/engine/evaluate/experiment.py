@@ -132,6 +132,38 @@ def learned_probabilities(session, persona: str, train_doc_ids: Sequence[str], d
     return np.array([lookup[d] for d in doc_ids], float)
 
 
+def crossfit_probabilities(session, persona: str, base, prob: np.ndarray, train_docs: Sequence[str],
+                           test_docs: set, other_topics: np.ndarray, k: int, seed: int,
+                           classifier_opts: Optional[dict] = None) -> np.ndarray:
+    """Out-of-fold probabilities for the training and validation topics' candidates.
+
+    The classifier that scores the test topics is trained on every non-test document, so its
+    probabilities for those training documents are in-sample (over-confident); a joint ranker
+    trained on them learns to trust the probability more than it deserves at test time. Here the
+    non-test topics are split into ``k`` groups; each group's candidates are scored by a model
+    trained without them (and, as always, without the test fold's documents). Test-topic
+    probabilities are unchanged."""
+    out = np.array(prob, float)
+    groups = [np.sort(g) for g in np.array_split(np.random.default_rng(seed).permutation(other_topics), k)]
+    done: set = set(test_docs)
+    for g in groups:
+        held = set()
+        for t in g:
+            held.update(base.doc_ids[base.group(int(t))])
+        held -= set(test_docs)
+        if not held:
+            continue
+        tr = [d for d in train_docs if d not in held]
+        held_list = sorted(held)
+        p = learned_probabilities(session, persona, tr, held_list, **(classifier_opts or {}))
+        lookup = dict(zip(held_list, p))
+        for i, d in enumerate(base.doc_ids):
+            if d in lookup and d not in done:
+                out[i] = lookup[d]
+        done |= held
+    return out
+
+
 # ---------------------------------------------------------------- per-fold approaches
 def _topic_lists(data, scores: np.ndarray, keep: Optional[np.ndarray] = None) -> list[np.ndarray]:
     out = []
@@ -224,7 +256,7 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                    folds: int = 5, cluster_replacement: bool = False, cutoff: str = "fixed",
                    depth: int = 200, seed: int = 0, ranker_params: Optional[dict] = None,
                    classifier_opts: Optional[dict] = None, progress: Optional[Progress] = None,
-                   dataset=None) -> dict:
+                   dataset=None, crossfit: int = 0) -> dict:
     from ..rank.rankers import make_ranker
     from ..rank.data import Evaluator
     from ..protect.policies import cluster_replace, learn_score_threshold, learn_static_cutoff
@@ -275,6 +307,10 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
             extra = [d for d in dict.fromkeys(base.doc_ids) if d not in test_docs and d not in sens_all]
             prob = learned_probabilities(session, persona, train_docs + extra, list(base.doc_ids),
                                          **(classifier_opts or {}))
+            if crossfit > 1:
+                prob = crossfit_probabilities(session, persona, base, prob, train_docs + extra, test_docs,
+                                              np.concatenate([fold_idx[j] for j in range(nf) if j != f]),
+                                              crossfit, seed + f, classifier_opts)
         data = with_sensitivity(base, prob, meta)
         train, valid, test = data.subset(train_t), data.subset(valid_t), data.subset(test_t)
         for r in rankers:
@@ -353,7 +389,8 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                                   "wins": pt.wins, "losses": pt.losses,
                                   "significant": pt.t_p < 0.05})
     return {
-        "persona": persona, "classifier": classifier, "objective": obj.name, "relevance_objective": rel_objective,
+        "persona": persona, "classifier": classifier, "classifier_crossfit": crossfit if classifier == "learned" else 0,
+        "objective": obj.name, "relevance_objective": rel_objective,
         "measures": [m.name for m in measures], "rankers": list(rankers), "approaches": names,
         "cutoff": cutoff, "folds": [[base.topics[t] for t in fi] for fi in fold_idx],
         "n_topics": base.n_topics, "candidates": int(len(base.doc_ids)), "depth": depth,

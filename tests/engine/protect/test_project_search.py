@@ -98,3 +98,26 @@ def test_oracle_postfilter_shows_no_sensitive_document_with_bm25_and_ca(project)
         # every shown document was judged; filtering can only raise the cost-sensitive score here
         post, rel = by[(ranker, "postfilter")]["per_topic"], by[(ranker, "relevance")]["per_topic"]
         assert sum(v for v in post.values() if v is not None) >= sum(v for v in rel.values() if v is not None)
+
+
+@pytest.mark.slow
+def test_crossfit_probabilities_are_out_of_fold_and_leave_test_topics_alone(project):
+    import numpy as np
+    from sasc_desktop.engine.evaluate.experiment import (build_dataset, crossfit_probabilities, folds_for,
+                                                         learned_probabilities)
+    with Session.open(project) as s:
+        base, _, _ = build_dataset(s, PERSONA, depth=40)
+        folds = folds_for(base.n_topics, 5, 0)
+        test_docs = {d for t in folds[0] for d in base.doc_ids[base.group(int(t))]}
+        judged = J.sensitivity(s.store, PERSONA)
+        train = [d for d in judged if d not in test_docs]
+        p = learned_probabilities(s, PERSONA, train, list(base.doc_ids))
+        others = np.concatenate(folds[1:])
+        q = crossfit_probabilities(s, PERSONA, base, p, train, test_docs, others, 2, 0)
+        in_test = np.array([d in test_docs for d in base.doc_ids])
+        assert np.array_equal(q[in_test], p[in_test])
+        assert not np.allclose(q[~in_test], p[~in_test])
+        y = np.array([judged.get(d, 0) > 0 for d in base.doc_ids])
+        # in-sample probabilities separate the training documents better than out-of-fold ones
+        gap = lambda v: v[~in_test & y].mean() - v[~in_test & ~y].mean()  # noqa: E731
+        assert gap(p) > gap(q)
