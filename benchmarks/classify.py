@@ -51,6 +51,8 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=5000)
     ap.add_argument("--project")
     ap.add_argument("--persona")
+    ap.add_argument("--model", choices=("lr", "svm", "or"), default="lr",
+                    help="model kind (lr: the review queue's fast retrain path)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="sasc-bench-") as tmp:
         if args.project:
@@ -66,7 +68,7 @@ def main() -> int:
         feature_s = time.perf_counter() - t
         n_docs = fm.X.shape[0]
         t = time.perf_counter()
-        full = train(s, persona, full=True)
+        full = train(s, persona, full=True, kind=args.model)
         full_s = time.perf_counter() - t
         model = load_model(s, persona)
         reps = 20
@@ -82,10 +84,10 @@ def main() -> int:
         some = next(iter(judged))
         J.save_sensitivity(s.store, [(persona, "", some, 1 - int(judged[some] >= 1))])
         t = time.perf_counter()
-        inc = train(s, persona)
+        inc = train(s, persona, kind=args.model)
         retrain_s = time.perf_counter() - t
         out = {
-            "collection": collection, "persona": persona, "documents": n_docs, "features": fm.X.shape[1],
+            "collection": collection, "persona": persona, "model": args.model, "documents": n_docs, "features": fm.X.shape[1],
             "judged": full.n_train, "feature_build_seconds": round(feature_s, 3),
             "scoring_docs_per_second_cached_features": round(cached_rate),
             "scoring_docs_per_second_from_raw_messages": round(e2e_rate),

@@ -139,6 +139,12 @@ def test_enron_categories(shared_data, tmp_path):
     s.ingest([shared_data / "enron-categories-dev"])
     counts = import_categories(s, shared_data / "enron-categories-dev")
     assert counts["messages"] == 875 and counts["sensitive"] == 187 and counts["qrels"] == 875 * 13
+    from collections import Counter
+    from sasc_desktop.engine.classify import sensitivity_reasons
+    reasons = sensitivity_reasons(s, "dana-whitfield")
+    assert len(reasons) == 187 and counts["reasons"] == 207
+    assert Counter(r for rs in reasons.values() for r in rs) == {
+        "legal": 41, "secrecy": 67, "personal": 22, "employment": 58, "tone": 19}
     r = cross_validate(s, "dana-whitfield", folds=5, optimise="f1")
     assert r["n"] == 875 and r["positives"] == 187
     assert r["f1"] > 0.5 and r["roc_auc"] > 0.75
