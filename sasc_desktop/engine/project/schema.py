@@ -95,4 +95,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (persona, doc_id, reason)
     ) WITHOUT ROWID;
     """,
+    # ingest: the subject-threading lookup (subject, earliest date) without sorting every match
+    """
+    CREATE INDEX messages_subject_ts ON messages(subject_norm, ts);
+    DROP INDEX messages_subject_norm;
+    """,
 ]
