@@ -85,7 +85,7 @@ class Screenshotter:
             return
         self.window.document_shown.connect(lambda _doc: QTimer.singleShot(400, lambda: self._save(0)))
         if self.view == "document":
-            self.window.splitter.setSizes([420, 860])
+            self.window.splitter.setSizes([640, 640])  # fixed columns take ~460 px; leave room for Subject
         self.window.search_panel.select_row(0)
 
     def _save(self, code: int) -> None:
