@@ -28,7 +28,7 @@ from ..errors import ProjectError
 from ..progress import Progress, ensure
 from .pii import PII_KINDS, detect_pii
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -227,6 +227,25 @@ class FeatureSpace:
 
     def __init__(self, options: Optional[FeatureOptions] = None):
         self.options = options or FeatureOptions()
+
+    # A fitted space never changes, so it is pickled once and the bytes reused: saving a model
+    # after each review decision then costs a memory copy, not a re-serialisation.
+    def __getstate__(self):
+        blob = self.__dict__.get("_blob")
+        if blob is None:
+            import pickle
+            blob = pickle.dumps({k: v for k, v in self.__dict__.items() if k != "_blob"}, protocol=5)
+            if hasattr(self, "names_"):  # fitted: cache
+                self.__dict__["_blob"] = blob
+        return {"_blob": blob}
+
+    def __setstate__(self, state):
+        if "_blob" in state:
+            import pickle
+            self.__dict__.update(pickle.loads(state["_blob"]))
+            self.__dict__["_blob"] = state["_blob"]
+        else:
+            self.__dict__.update(state)
 
     def fit_transform(self, docs: Sequence[DocFields], internal_domains: Sequence[str],
                       central: dict[str, tuple[float, float, float, float]],
