@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from array import array
 import threading
 import time
 from datetime import datetime, timezone
@@ -18,7 +19,7 @@ from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, _lenfield
 from whoosh.scoring import BM25F
 from whoosh.util.numeric import byte_to_length
-from whoosh.writing import PostingPool, SegmentWriter
+from whoosh.writing import SegmentWriter
 
 from ..errors import ProjectError, QueryError
 from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document, build_schema, text_analyzer
@@ -45,15 +46,67 @@ def analyse_row(row) -> dict:
                             row["recipients"], row["cc"], row["bcc"], row["from_addr"], row["recipient_addrs"])
 
 
-class FastPostingPool(PostingPool):
-    """Whoosh's posting pool without per-posting assertions (items come from our own analysis)."""
+class TermPool:
+    """An in-memory posting pool keyed by field and term: postings arrive in docnum order
+    (documents are added one after another, merged segments after them), so each term's list is
+    already sorted and the flush only sorts the term keys. Whoosh's PostingPool instead keeps
+    5-tuples, spills sorted runs to disk with pickle and heap-merges them back (most of the
+    writer's time on a large import)."""
+
+    def __init__(self):
+        self.fieldnames: set[str] = set()
+        self.terms: dict[str, dict[bytes, list]] = {}   # field -> term -> [docnums, weights, values]
+        self._last = -1
+        self.in_order = True
+        self.count = 0
 
     def add(self, item):
-        self.fieldnames.add(item[0])
-        self.currentsize += 150 + 2 * len(item[1]) + len(item[4] or b"")
-        if self.currentsize > self.limit:
-            self.save()
-        self.current.append(item)
+        fieldname, tbytes, docnum, weight, vbytes = item
+        self.fieldnames.add(fieldname)
+        field = self.terms.get(fieldname)
+        if field is None:
+            field = self.terms[fieldname] = {}
+        entry = field.get(tbytes)
+        if entry is None:
+            entry = field[tbytes] = [array("I"), array("f"), []]
+        if docnum < self._last or (entry[0] and entry[0][-1] >= docnum):
+            self.in_order = False
+        self._last = max(self._last, docnum)
+        entry[0].append(docnum)
+        entry[1].append(weight)
+        if vbytes:
+            entry[2].append(vbytes)
+        self.count += 1
+
+    def add_items(self, fieldname: str, docnum: int, items) -> None:
+        """A document's pre-analysed items ``(term, freq, weight, value)`` for one field."""
+        self.fieldnames.add(fieldname)
+        field = self.terms.get(fieldname)
+        if field is None:
+            field = self.terms[fieldname] = {}
+        if docnum < self._last:
+            self.in_order = False
+        self._last = docnum
+        get = field.get
+        for t, _f, w, v in items:
+            entry = get(t)
+            if entry is None:
+                entry = field[t] = [array("I"), array("f"), []]
+            entry[0].append(docnum)
+            entry[1].append(w)
+            if v:
+                entry[2].append(v)
+        self.count += len(items)
+
+    def iter_postings(self):
+        for fieldname in sorted(self.terms):
+            for term, (ids, weights, values) in sorted(self.terms[fieldname].items()):
+                vs = values if len(values) == len(ids) else [b""] * len(ids)
+                for posting in sorted(zip(ids, weights, vs)) if not self.in_order else zip(ids, weights, vs):
+                    yield (fieldname, term, *posting)
+
+    def cleanup(self):
+        self.terms = {}
 
 
 class _Lengths:
@@ -63,30 +116,79 @@ class _Lengths:
     def __init__(self, pdr):
         self._pdr, self._cache = pdr, {}
 
-    def doc_field_length(self, docnum, fieldname, default=0):
+    def field_lengths(self, fieldname):
         lengths = self._cache.get(fieldname)
         if lengths is None:
             reader = self._pdr._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
             lengths = self._cache[fieldname] = (
                 [] if reader is None else [byte_to_length(b) if b else None for b in reader.load()])
-            if reader is None:
-                return default
+        return lengths
+
+    def doc_field_length(self, docnum, fieldname, default=0):
+        lengths = self.field_lengths(fieldname)
+        if not lengths:
+            return default
         if docnum < len(lengths):
             return lengths[docnum]
-        return default if not lengths else None
+        return None
 
     def __getattr__(self, name):
         return getattr(self._pdr, name)
 
 
+def _write_pool(fieldwriter, schema, lengths, pool: TermPool) -> None:
+    """Write a TermPool through Whoosh's own field and postings writers, a block at a time
+    (the same bytes as Whoosh's add_postings loop, without a Python call per posting)."""
+    if not pool.in_order:
+        fieldwriter.add_postings(schema, lengths, pool.iter_postings())
+        return
+    for fieldname in sorted(pool.terms):
+        terms = pool.terms[fieldname]
+        fieldobj = schema[fieldname]
+        fieldwriter.start_field(fieldname, fieldobj)
+        pw = fieldwriter._postwriter
+        limit = pw._blocklimit
+        lens = lengths.field_lengths(fieldname) if lengths is not None else []
+        nlens = len(lens)
+        for term in sorted(terms):
+            ids, weights, values = terms[term]
+            fieldwriter.start_term(term)
+            n = len(ids)
+            for start in range(0, n, limit):
+                if start:
+                    pw._write_block()
+                end = start + limit
+                block_ids = ids[start:end]
+                block_weights = weights[start:end]
+                pw._ids = block_ids
+                pw._weights = block_weights
+                pw._values = values[start:end] if values else []
+                pw._maxweight = max(0, max(block_weights))
+                if nlens:
+                    ls = [x for x in (lens[d] if d < nlens else None for d in block_ids) if x]
+                else:
+                    ls = None
+                if ls:
+                    pw._minlength, pw._maxlength = min(ls), max(ls)
+                else:
+                    pw._minlength, pw._maxlength = None, 0
+            fieldwriter.finish_term()
+        fieldwriter.finish_field()
+
+
 class FastSegmentWriter(SegmentWriter):
-    """SegmentWriter whose segment flush looks field lengths up in memory, and which adds the
-    postings of pre-analysed fields (lists) to the pool in bulk (same output as Whoosh's)."""
+    """SegmentWriter with an in-memory :class:`TermPool` (no spilling to disk), which adds
+    the postings of pre-analysed fields (lists) to the pool in bulk and writes them a block at
+    a time (same output as Whoosh's)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pool = TermPool()
 
     def add_document(self, **fields):
         self._check_state()
         perdocwriter, schema, docnum, pool = self.perdocwriter, self.schema, self.docnum, self.pool
-        if "_boost" in fields or any(k.startswith("_") for k in fields):
+        if any(k.startswith("_") for k in fields):
             return super().add_document(**fields)
         fieldnames = sorted(fields)
         self._check_fields(schema, fieldnames)
@@ -99,19 +201,10 @@ class FastSegmentWriter(SegmentWriter):
                 field = schema[fieldname]
                 length = 0
                 if field.indexed:
-                    if isinstance(value, list):
-                        posts = [(fieldname, t, docnum, w, v) for t, _f, w, v in value]
-                        if field.scorable:
-                            length = sum(f for _t, f, _w, _v in value)
-                        pool.fieldnames.add(fieldname)
-                        pool.current.extend(posts)
-                        pool.currentsize += 200 * len(posts)   # about what a posting tuple takes
-                    else:
-                        scorable = field.scorable
-                        for tbytes, freq, weight, vbytes in field.index(value):
-                            if scorable:
-                                length += freq
-                            pool.add((fieldname, tbytes, docnum, weight, vbytes))
+                    items = value if isinstance(value, list) else list(field.index(value))
+                    if field.scorable:
+                        length = sum(f for _t, f, _w, _v in items)
+                    pool.add_items(fieldname, docnum, items)
                 if field.separate_spelling() or field.vector:
                     raise ValueError(f"field {fieldname!r}: spelling and vectors are not supported here")
                 perdocwriter.add_field(fieldname, field, value if field.stored else None, length)
@@ -122,8 +215,6 @@ class FastSegmentWriter(SegmentWriter):
             perdocwriter.cancel_doc()
             raise
         perdocwriter.finish_doc()
-        if pool.currentsize > pool.limit:
-            pool.save()
         self._added = True
         self.docnum += 1
 
@@ -131,7 +222,7 @@ class FastSegmentWriter(SegmentWriter):
         self.perdocwriter.close()
         pdr = self.per_document_reader() if self.codec.length_stats else None
         lengths = _Lengths(pdr) if pdr is not None else None
-        self.fieldwriter.add_postings(self.schema, lengths, self.pool.iter_postings())
+        _write_pool(self.fieldwriter, self.schema, lengths, self.pool)
         self.fieldwriter.close()
         if pdr:
             pdr.close()
@@ -160,9 +251,8 @@ class SearchIndex:
 
     # writing --------------------------------------------------------------------------
     def writer(self):
-        # One segment per commit; a large pool keeps the writer from spilling to disk often.
-        return FastSegmentWriter(self.ix, limitmb=256, timeout=30.0, delay=0.25, codec=W3Codec(compression=0),
-                                 poolclass=FastPostingPool)
+        # One segment per commit, its postings held in memory until the commit (TermPool).
+        return FastSegmentWriter(self.ix, timeout=30.0, delay=0.25, codec=W3Codec(compression=0))
 
     def delete_ids(self, writer, doc_ids: Iterable[str]) -> None:
         for doc_id in doc_ids:
