@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import getaddresses
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
@@ -28,7 +29,7 @@ from ..errors import ProjectError
 from ..progress import Progress, ensure
 from .pii import PII_KINDS, detect_pii
 
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -57,9 +58,20 @@ class DocFields:
 
 
 # ------------------------------------------------------------------------------ pure extractors
+_PLAIN_ADDRESS = re.compile(r"[^\s@<>\"(),;:\[\]\\]+@[^\s@<>\"(),;:\[\]\\]+")
+
+
+@lru_cache(maxsize=100_000)
+def _addresses(header: str) -> tuple[str, ...]:
+    parts = [p.strip() for p in header.split(",")]
+    if all(_PLAIN_ADDRESS.fullmatch(p) for p in parts if p):  # "a@x.com, b@y.org": no parser needed
+        return tuple(p.lower() for p in parts if p)
+    return tuple(a.strip().lower() for _, a in getaddresses([header]) if "@" in a)
+
+
 def addresses(header: str) -> list[str]:
     """Lower-case e-mail addresses in an address header."""
-    return [a.strip().lower() for _, a in getaddresses([header or ""]) if "@" in a]
+    return list(_addresses(header)) if header else []
 
 
 def is_internal(address: str, internal_domains: Sequence[str]) -> bool:
@@ -209,8 +221,9 @@ class FeatureOptions:
 def _text_vectorizer(opts: FeatureOptions, max_features: int, chars: bool = False):
     from sklearn.feature_extraction.text import TfidfVectorizer
     if chars:
-        return TfidfVectorizer(analyzer="char_wb", ngram_range=opts.char_ngram_range, min_df=opts.min_df,
-                               max_df=opts.max_df, max_features=max_features, sublinear_tf=True, dtype=np.float32)
+        from .charhash import HashedCharTfidf
+        return HashedCharTfidf(ngram_range=opts.char_ngram_range, min_df=opts.min_df, max_df=opts.max_df,
+                               max_features=max_features)
     return TfidfVectorizer(ngram_range=opts.ngram_range, min_df=opts.min_df, max_df=opts.max_df,
                            max_features=max_features, sublinear_tf=True, lowercase=True,
                            token_pattern=r"(?u)\b[^\W\d_][\w'-]*[^\W_]\b|\b[^\W\d_]\b", dtype=np.float32)
@@ -287,13 +300,12 @@ class FeatureSpace:
         return names
 
     def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
-        rows = []
-        for d in docs:
-            m = metadata_features(d, self.internal_domains_)
-            p = pii_features("\n".join((d.subject, d.body[:MAX_TEXT], d.attachments[:MAX_TEXT])))
-            n = network_features(d, self.central_)
-            rows.append([m[k] for k in META_NAMES] + [p[k] for k in PII_NAMES] + [n[k] for k in NET_NAMES])
-        return np.asarray(rows, dtype=np.float64).reshape(len(docs), len(META_NAMES) + len(PII_NAMES) + len(NET_NAMES))
+        chunks = _chunks(docs)
+        if len(chunks) > 1:
+            parts = _parallel(_dense_rows, [(self.internal_domains_, self.central_, c) for c in chunks])
+            if parts is not None:
+                return np.vstack(parts)
+        return _dense_rows((self.internal_domains_, self.central_, docs))
 
     def _dense_scaled(self, dense: np.ndarray) -> sp.csr_matrix:
         z = np.clip((dense - self.mean_) / self.std_, -5, 5)
@@ -303,6 +315,15 @@ class FeatureSpace:
         return sp.csr_matrix((z * scale).astype(np.float32))
 
     def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
+        """Feature rows for these messages; large batches are split over worker processes."""
+        chunks = _chunks(docs)
+        if len(chunks) > 1:
+            parts = _parallel(_transform_chunk, [(self, c) for c in chunks])
+            if parts is not None:
+                return sp.vstack(parts, format="csr", dtype=np.float32)
+        return self._transform(docs)
+
+    def _transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
         w = self.options.weights
         blocks = []
         for name in TEXT_BLOCKS:
@@ -313,6 +334,55 @@ class FeatureSpace:
                 blocks.append(vec.transform([TEXT_OF[name](d) for d in docs]) * w[name])
         blocks.append(self._dense_scaled(self._dense_raw(docs)))
         return sp.hstack(blocks, format="csr", dtype=np.float32)
+
+
+# ------------------------------------------------------------------------------ worker processes
+PARALLEL_MIN_DOCS = 4000   # below this, starting workers costs more than it saves
+
+
+def _workers() -> int:
+    import os
+    try:
+        return max(1, min(len(os.sched_getaffinity(0)), 8))
+    except AttributeError:
+        return max(1, min(os.cpu_count() or 1, 8))
+
+
+def _chunks(docs: Sequence[DocFields]) -> list[Sequence[DocFields]]:
+    w = _workers()
+    if len(docs) < PARALLEL_MIN_DOCS or w < 2:
+        return [docs]
+    size = -(-len(docs) // w)
+    return [docs[i:i + size] for i in range(0, len(docs), size)]
+
+
+def _parallel(fn, args: list) -> Optional[list]:
+    """fn over args in worker processes (from a fork server, safe under a GUI's threads), in
+    order; None when processes cannot be used here (the caller then works in-process)."""
+    try:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        ctx = multiprocessing.get_context("forkserver") if "forkserver" in multiprocessing.get_all_start_methods() else None
+        with ProcessPoolExecutor(len(args), mp_context=ctx) as pool:
+            return list(pool.map(fn, args))
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _dense_rows(args) -> np.ndarray:
+    internal_domains, central, docs = args
+    rows = []
+    for d in docs:
+        m = metadata_features(d, internal_domains)
+        p = pii_features("\n".join((d.subject, d.body[:MAX_TEXT], d.attachments[:MAX_TEXT])))
+        n = network_features(d, central)
+        rows.append([m[k] for k in META_NAMES] + [p[k] for k in PII_NAMES] + [n[k] for k in NET_NAMES])
+    return np.asarray(rows, dtype=np.float64).reshape(len(docs), len(META_NAMES) + len(PII_NAMES) + len(NET_NAMES))
+
+
+def _transform_chunk(args) -> sp.csr_matrix:
+    space, docs = args
+    return space._transform(docs)
 
 
 # ------------------------------------------------------------------------------ project access

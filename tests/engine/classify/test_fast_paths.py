@@ -1,0 +1,84 @@
+"""The fast paths equal the slow, obvious ones: hashed character n-grams vs sklearn's char_wb,
+PII pre-filters vs running every detector, plain address splitting vs the e-mail parser,
+worker-process transforms vs in-process."""
+import string
+from email.utils import getaddresses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from sasc_desktop.engine.classify import features as F
+from sasc_desktop.engine.classify import pii as P
+from sasc_desktop.engine.classify.charhash import HashedCharTfidf
+
+TEXTS = ["Privileged and Confidential: the lawsuit", "Lunch on Friday?  Re: lunch", "a b  c\tde\nfgh",
+         "the Lawsuit settlement is confidential", "", "Ünïcödé wörds ünd Lunch", "RE: FW: gas volumes 2001",
+         "gas volumes for friday", "x"]
+
+
+def test_hashed_char_tfidf_equals_sklearn_char_wb():
+    sk = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), min_df=2, max_df=0.95, sublinear_tf=True,
+                         dtype=np.float32)
+    A = sk.fit_transform(TEXTS)
+    h = HashedCharTfidf(ngram_range=(2, 5), min_df=2, max_df=0.95, n_bits=24)
+    B = h.fit_transform(TEXTS)
+    names = list(h.get_feature_names_out())
+    assert sorted(names) == sorted(sk.vocabulary_)  # no collisions on this small vocabulary
+    perm = [sk.vocabulary_[n] for n in names]
+    np.testing.assert_allclose(B.toarray(), A[:, perm].toarray(), rtol=1e-5, atol=1e-6)
+    new = ["confidential lunch", "nothing known here", ""]
+    np.testing.assert_allclose(h.transform(new).toarray(), sk.transform(new)[:, perm].toarray(), rtol=1e-5, atol=1e-6)
+
+
+def test_hashed_char_tfidf_max_features_and_cap():
+    h = HashedCharTfidf(ngram_range=(2, 3), min_df=1, max_df=1.0, max_features=5, n_bits=20, max_chars=4)
+    X = h.fit_transform(["abcdefgh", "abcdxyz", "ab"])
+    assert X.shape == (3, 5) and len(h.names_) == 5
+    assert all(set(n) <= set(" abcd") for n in h.names_)  # only the first 4 characters are seen
+    assert np.allclose(np.asarray(X.multiply(X).sum(axis=1)).ravel(), 1.0, atol=1e-6)
+
+
+def _detect_unfiltered(text):
+    taken, out = [], []
+    for kind in P.PII_KINDS:
+        for hit in P.DETECTORS[kind](text):
+            if any(hit.start < e and s < hit.end for s, e in taken):
+                continue
+            taken.append((hit.start, hit.end))
+            out.append((hit.kind, hit.start, hit.text))
+    return sorted(out, key=lambda h: h[1])
+
+
+FRAGMENTS = ["4111 1111 1111 1111", "4111111111111112", "123-45-6789", "GB82 WEST 1234 5698 7654 32", "born on 3/4/1970",
+             "DOB: Jan 5, 1980", "account no. 12345678", "routing 021000021", "(503) 555-0123", "+44 20 7946 0958",
+             "12 Main Street", "350 Fifth Avenue, New York, NY 10118", "Birthday", "ACCT # 9876543", " ", "\n", "x7"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(string.ascii_letters + string.digits + " -/.:#", max_size=12)),
+                max_size=8))
+def test_pii_prefilters_change_nothing(parts):
+    text = " ".join(parts)
+    assert [(h.kind, h.start, h.text) for h in P.detect_pii(text)] == _detect_unfiltered(text)
+
+
+@pytest.mark.parametrize("header", ['"Doe, Jane" <Jane@Corp.com>, bob@x.org', "a@b.com, C@D.com", "", "a@b.com,,c@d.com",
+                                    "undisclosed-recipients:;", "x@y.com (Xy)", "Ann <a@b.com>", "a@b.com; c@d.com",
+                                    "no address here", "bad@@x.com, ok@y.org"])
+def test_addresses_equal_the_email_parser(header):
+    assert F.addresses(header) == [a.strip().lower() for _, a in getaddresses([header]) if "@" in a]
+
+
+def test_worker_process_transform_equals_in_process(monkeypatch):
+    docs = [F.DocFields(doc_id=f"d{i}", subject=f"note {i} {TEXTS[i % len(TEXTS)]}", body=TEXTS[(i * 7) % len(TEXTS)] * 3,
+                        from_addr="a@corp.com", to="b@corp.com, c@ext.org", date="2001-03-05T10:00:00-08:00")
+            for i in range(40)]
+    space = F.FeatureSpace()
+    X = space.fit_transform(docs, ["corp.com"], F.network_centralities([("a@corp.com", "b@corp.com", "to", 1)]))
+    monkeypatch.setattr(F, "PARALLEL_MIN_DOCS", 10)
+    monkeypatch.setattr(F, "_workers", lambda: 2)
+    assert len(F._chunks(docs)) == 2
+    Y = space.transform(docs)
+    assert Y.shape == X.shape and abs(Y - X).max() < 1e-6
