@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from datetime import datetime, timezone
 
 from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemmingAnalyzer
 from whoosh.analysis.filters import STOP_WORDS
@@ -20,7 +21,8 @@ from whoosh.system import pack_uint
 
 # Bump when the schema or analysis changes: the index is then rebuilt from the store.
 #   2: pre-analysed fields (PreText); very long texts indexed up to INDEX_MAX_CHARS; id stored only.
-INDEX_VERSION = 2
+#   3: date terms pre-computed too (PreDate).
+INDEX_VERSION = 3
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
 DEFAULT_FIELD_WEIGHTS = {"subject": 2.0, "body": 1.0, "attachments": 0.7}
@@ -55,6 +57,30 @@ class PreText(TEXT):
         return super().index(value, **kwargs)
 
 
+class PreDate(DATETIME):
+    """A DATETIME field that also takes its posting items pre-computed (a ``list``, see
+    :func:`date_items`), so the index terms of a date are made in the import's workers."""
+
+    def index(self, value, **kwargs):
+        if isinstance(value, list):
+            return value
+        return super().index(value, **kwargs)
+
+
+_DATE = DATETIME()
+
+
+def date_items(ts) -> list | None:
+    """Posting items of the date field for a POSIX timestamp (UTC), None without a usable date."""
+    if ts is None:
+        return None
+    try:
+        dt = datetime.fromtimestamp(ts, tz=timezone.utc).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return list(_DATE.index(dt))
+
+
 def build_schema() -> Schema:
     return Schema(
         doc_id=ID(stored=True, unique=True),
@@ -65,7 +91,7 @@ def build_schema() -> Schema:
         all=PreText(analyzer=text_analyzer(), phrase=False),
         **{"from": PreText(analyzer=address_analyzer(), phrase=False)},
         to=PreText(analyzer=address_analyzer(), phrase=False),
-        date=DATETIME(),
+        date=PreDate(),
         thread=ID(),
         folder=ID(),
     )

@@ -6,7 +6,6 @@ import shutil
 from array import array
 import threading
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
 
@@ -23,28 +22,28 @@ from whoosh.writing import SegmentWriter
 
 from ..errors import ProjectError, QueryError
 from .fastscore import FastScorer, plan
-from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document, build_schema, text_analyzer
+from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document, build_schema, date_items, text_analyzer
 
 
 def document_fields(row, analysed: dict | None = None) -> dict:
     """Index fields for one message row (a mapping with the messages table's columns plus
-    'attachment_text' and 'recipient_addrs'). ``analysed``: the text fields already analysed
-    by :func:`analyse_row` (in a worker process); analysed here when not given."""
-    ts = row["ts"]
+    'attachment_text' and 'recipient_addrs'). ``analysed``: the text fields (and date terms)
+    already analysed by :func:`analyse_row` (in a worker process); analysed here when not given."""
     doc = dict(analysed) if analysed is not None else analyse_row(row)
     doc.update(doc_id=row["doc_id"], id=row["id"], thread=row["thread_id"], folder=row["folder"] or "")
-    if ts is not None:
-        try:
-            doc["date"] = datetime.fromtimestamp(ts, tz=timezone.utc).replace(tzinfo=None)
-        except (OverflowError, OSError, ValueError):
-            pass
+    if "date" not in doc:
+        doc["date"] = date_items(row["ts"])
+    if doc["date"] is None:
+        del doc["date"]
     return doc
 
 
 def analyse_row(row) -> dict:
-    """Pre-analysed text fields of a message row (see :func:`document_fields`)."""
-    return analyse_document(row["subject"], row["body"], row["attachment_text"], row["sender"],
-                            row["recipients"], row["cc"], row["bcc"], row["from_addr"], row["recipient_addrs"])
+    """Pre-analysed text fields and date terms of a message row (see :func:`document_fields`)."""
+    out = analyse_document(row["subject"], row["body"], row["attachment_text"], row["sender"],
+                           row["recipients"], row["cc"], row["bcc"], row["from_addr"], row["recipient_addrs"])
+    out["date"] = date_items(row["ts"])
+    return out
 
 
 class TermPool:

@@ -23,7 +23,7 @@ from typing import Iterable, Iterator, Optional
 
 from ..errors import Cancelled, InputError
 from ..index import SearchIndex
-from ..index.schema import analyse_document
+from ..index.schema import analyse_document, date_items
 from ..index.search_index import analyse_row, document_fields
 from ..progress import Progress, ensure
 from ..project import Store
@@ -62,6 +62,7 @@ def _prepare_one(item: tuple[str, str, bytes]):
                                     m.from_addr, m.recipient_addrs)
     except Exception as exc:  # pragma: no cover - analysis of decoded text does not fail
         return SkippedMessage(m.location, f"could not be indexed ({exc.__class__.__name__}: {exc})")
+    analysed["date"] = date_items(m.timestamp)
     raw = item[2]
     raw = raw[raw.find(b"\n") + 1:] if raw.startswith(b"From ") else raw
     edges = [(kind, addrs) for kind, header in (("to", m.to), ("cc", m.cc), ("bcc", m.bcc))
@@ -400,7 +401,7 @@ def fix_threads(store: Store) -> int:
     return changed
 
 
-_ROW_KEYS = ("subject", "body", "attachment_text", "sender", "recipients", "cc", "bcc", "from_addr", "recipient_addrs")
+_ROW_KEYS = ("subject", "body", "attachment_text", "sender", "recipients", "cc", "bcc", "from_addr", "recipient_addrs", "ts")
 
 
 def _analyse_rows(rows: list[dict]) -> list[dict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from datetime import timezone
 from email import message_from_bytes
 from email.message import Message as EmailMessage
@@ -67,12 +68,24 @@ def _id_list(value: str) -> tuple[str, ...]:
 
 
 def addresses(*values: str) -> list[str]:
+    """Lower-cased e-mail addresses in the given header values, in order."""
+    out: list[str] = []
+    for v in values:
+        if v:
+            out.extend(_header_addresses(v))
+    return out
+
+
+@lru_cache(maxsize=32_768)
+def _header_addresses(value: str) -> tuple[str, ...]:
+    # Headers repeat a lot in an archive (the same people write to the same lists), and the
+    # stdlib address parser is a large part of parsing a message: parse each distinct value once.
     out = []
-    for _name, addr in getaddresses([v for v in values if v]):
+    for _name, addr in getaddresses([value]):
         addr = addr.strip().strip("<>").lower()
         if "@" in addr and " " not in addr:
             out.append(addr)
-    return out
+    return tuple(out)
 
 
 def _payload(part: EmailMessage, notes: list[str], what: str) -> bytes:
