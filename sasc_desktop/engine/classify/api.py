@@ -82,14 +82,22 @@ def doc_matrix(session, model, doc_ids: list[str]):
         fm = project_features(session)
         return fm.X[fm.rows(doc_ids)]
     # The project changed since the model was trained: transform with the model's own space.
+    return model.space_.transform([doc for _, doc in load_docs(session.store, _row_ids(session, doc_ids))])
+
+
+def _row_ids(session, doc_ids: Sequence[str]) -> list[int]:
+    """Message row ids of these documents, in order (one query per 900 ids)."""
     con = session.store.con
-    ids = []
-    for d in doc_ids:
-        row = con.execute("SELECT id FROM messages WHERE doc_id = ?", (d,)).fetchone()
-        if row is None:
-            raise InputError(f"no document {d!r} in this project")
-        ids.append(row[0])
-    return model.space_.transform([doc for _, doc in load_docs(session.store, ids)])
+    found: dict[str, int] = {}
+    doc_ids = list(doc_ids)
+    for i in range(0, len(doc_ids), 900):
+        chunk = doc_ids[i:i + 900]
+        found.update(con.execute(f"SELECT doc_id, id FROM messages WHERE doc_id IN ({','.join('?' * len(chunk))})",
+                                 chunk).fetchall())
+    missing = next((d for d in doc_ids if d not in found), None)
+    if missing is not None:
+        raise InputError(f"no document {missing!r} in this project")
+    return [found[d] for d in doc_ids]
 
 
 # ------------------------------------------------------------------------------ persistence
@@ -230,11 +238,11 @@ def _score_map(session, persona: str) -> dict[str, float]:
     con = session.store.con
     scores = {d: p for d, p in con.execute(
         "SELECT m.doc_id, s.prob FROM scores s JOIN messages m ON m.id = s.message WHERE s.persona = ?", (persona,))}
-    missing = [r[0] for r in con.execute(
-        "SELECT doc_id FROM messages WHERE id NOT IN (SELECT message FROM scores WHERE persona = ?)", (persona,))]
-    if missing:  # messages ingested after training: score them with the saved model
+    rows = con.execute("SELECT id, doc_id FROM messages WHERE id NOT IN "
+                       "(SELECT message FROM scores WHERE persona = ?) ORDER BY id", (persona,)).fetchall()
+    if rows:  # messages ingested after training: score them with the saved model
+        ids, missing = [r[0] for r in rows], [r[1] for r in rows]
         probs = model.proba_positive(doc_matrix(session, model, missing))
-        ids = [con.execute("SELECT id FROM messages WHERE doc_id = ?", (d,)).fetchone()[0] for d in missing]
         with session.store.transaction() as c:
             c.executemany("INSERT OR REPLACE INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
                           [(persona, i, float(p), version) for i, p in zip(ids, probs)])

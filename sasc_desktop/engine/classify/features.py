@@ -6,7 +6,7 @@ labels are used, so fitting on every message of the collection leaks nothing) an
 into one sparse matrix. The matrix for a project's message set is cached under ``models/`` keyed
 by the message set, so models can be refitted in milliseconds.
 
-Blocks of the matrix: ``subject:``, ``body:`` and ``attach:`` word TF-IDF (kept apart), ``chars:`` character 2-5-gram TF-IDF of subject and body,
+Blocks of the matrix: ``subject:``, ``body:`` and ``attach:`` word TF-IDF (kept apart), ``chars:`` character 2-5-gram TF-IDF of subject and body (hashed n-grams counted with numpy, see :mod:`.charhash`),
 ``meta:`` message metadata, ``pii:`` PII counts, ``net:`` sender/recipient network features.
 """
 from __future__ import annotations

@@ -16,6 +16,14 @@ tone; one-vs-rest on the training fold) combined by an LR stacker on inner out-o
 by a calibrated max, with and without the global LR/SVM; C chosen by inner F-beta instead of AP;
 word-only unigrams or uni+bigrams; NB-SVM log-count ratios; text before quoted/forwarded parts
 as an extra block; the first 3,000 body characters only; sender/recipient/X-Folder tokens.
+
+Speed (scoring and retraining aims): the character block is hashed n-grams counted with numpy
+(same features as sklearn's char_wb up to hash collisions at 2^22 buckets; nested CV on
+enron-categories-dev seed 0: "or" F1 0.549 / F2 0.660 vs 0.550 / 0.665 before, "lr" 0.549 / 0.646
+vs 0.546 / 0.643, AP and ROC AUC up by < 0.001: noise). Retraining after one judgment is
+dominated by nothing any more: the warm-started lbfgs refit (~0.06 s at 5,000 judged), scoring
+from the cached matrix (~0.02 s), the scores table (~0.03 s) and the model file, whose feature
+space is pickled once and reused.
 """
 from __future__ import annotations
 
