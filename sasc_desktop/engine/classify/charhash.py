@@ -11,7 +11,7 @@ named by one n-gram that fell into it, for explanations.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -35,13 +35,15 @@ def _stream(texts: Sequence[str], max_chars: int) -> tuple[str, np.ndarray, np.n
 
 
 def hashed_ngrams(texts: Sequence[str], ngram_range: tuple[int, int], n_bits: int, max_chars: int,
-                  with_positions: bool = False):
-    """(doc index, bucket[, start position, n]) of every character n-gram of the texts."""
+                  record: Optional[tuple[np.ndarray, np.ndarray]] = None):
+    """(doc index, bucket) of every character n-gram of the texts. With ``record`` (two arrays
+    of 2^n_bits), the start position and n of one n-gram of each bucket are written into them,
+    and the stream string is returned as a third value (to name buckets)."""
     big, codes, doc_of = _stream(texts, max_chars)
     L = len(codes)
     sentinel = np.concatenate([[0], np.cumsum(codes == 0)])
     shift = np.uint64(64 - n_bits)
-    docs, buckets, starts, ns = [], [], [], []
+    docs, buckets = [], []
     h = codes.copy()
     for n in range(1, ngram_range[1] + 1):
         if n > 1:
@@ -49,17 +51,15 @@ def hashed_ngrams(texts: Sequence[str], ngram_range: tuple[int, int], n_bits: in
         if n < ngram_range[0] or L < n:
             continue
         pos = np.flatnonzero(sentinel[n:L + 1] == sentinel[:L - n + 1])
-        b = ((h[pos] ^ np.uint64(n * 0x51ED27)) * _MIX) >> shift
+        b = (((h[pos] ^ np.uint64(n * 0x51ED27)) * _MIX) >> shift).astype(np.int64)
         docs.append(doc_of[pos])
-        buckets.append(b.astype(np.int64))
-        if with_positions:
-            starts.append(pos)
-            ns.append(np.full(len(pos), n, dtype=np.int8))
-    cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt))
-    out = (cat(docs, np.int64), cat(buckets, np.int64))
-    if with_positions:
-        out += (cat(starts, np.int64), cat(ns, np.int8), big)
-    return out
+        buckets.append(b)
+        if record is not None:
+            record[0][b] = pos
+            record[1][b] = n
+    docs = np.concatenate(docs) if docs else np.zeros(0, dtype=np.int64)
+    buckets = np.concatenate(buckets) if buckets else np.zeros(0, dtype=np.int64)
+    return (docs, buckets, big) if record is not None else (docs, buckets)
 
 
 class HashedCharTfidf:
@@ -78,9 +78,11 @@ class HashedCharTfidf:
 
     def fit_transform(self, texts: Sequence[str]) -> sp.csr_matrix:
         n = len(texts)
-        docs, buckets, starts, ns, big = hashed_ngrams(texts, self.ngram_range, self.n_bits, self.max_chars, True)
         size = 1 << self.n_bits
+        first, first_n = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int8)
+        docs, buckets, big = hashed_ngrams(texts, self.ngram_range, self.n_bits, self.max_chars, (first, first_n))
         counts = self._counts(docs, buckets, n, size)
+        del docs, buckets
         df = np.bincount(counts.indices, minlength=size)
         total = np.bincount(counts.indices, weights=counts.data, minlength=size)
         keep = np.flatnonzero((df >= self.min_df) & (df <= self.max_df * n))
@@ -91,13 +93,16 @@ class HashedCharTfidf:
             keep = np.sort(keep[order])
         self.buckets_ = keep.astype(np.int64)
         self.idf_ = (np.log((1.0 + n) / (1.0 + df[keep])) + 1.0).astype(np.float32)
-        first = np.full(size, -1, dtype=np.int64)
-        first_n = np.zeros(size, dtype=np.int8)
-        first[buckets[::-1]] = starts[::-1]
-        first_n[buckets[::-1]] = ns[::-1]
         self.names_ = [big[p:p + k] for p, k in zip(first[keep].tolist(), first_n[keep].tolist())]
         self.vocabulary_size_ = len(keep)
-        return self._tfidf(counts[:, keep])
+        # Keep only the vocabulary's columns: kept buckets are sorted, so the renumbering keeps
+        # each row's column order.
+        cols = self._lookup()[counts.indices]
+        ok = cols >= 0
+        rows = np.repeat(np.arange(n), np.diff(counts.indptr))[ok]
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))])
+        kept = sp.csr_matrix((counts.data[ok], cols[ok], indptr), shape=(n, len(keep)))
+        return self._tfidf(kept)
 
     def _lookup(self) -> np.ndarray:
         lut = self.__dict__.get("_lut")
@@ -108,14 +113,7 @@ class HashedCharTfidf:
         return lut
 
     def _tfidf(self, counts: sp.csr_matrix) -> sp.csr_matrix:
-        counts = sp.csr_matrix(counts, dtype=np.float32)
-        counts.data = (1.0 + np.log(counts.data)) * self.idf_[counts.indices]
-        nnz_rows = np.diff(counts.indptr)
-        rows = np.repeat(np.arange(counts.shape[0]), nnz_rows)
-        sq = np.sqrt(np.bincount(rows, weights=counts.data.astype(np.float64) ** 2, minlength=counts.shape[0]))
-        sq = np.where(sq > 0, sq, 1.0)
-        counts.data /= np.repeat(sq, nnz_rows).astype(np.float32)
-        return counts
+        return _tfidf(counts, self.idf_)
 
     def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
         docs, buckets = hashed_ngrams(texts, self.ngram_range, self.n_bits, self.max_chars)
@@ -128,3 +126,68 @@ class HashedCharTfidf:
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if k != "_lut"}
+
+
+class WordTfidf:
+    """A fitted sklearn ``TfidfVectorizer`` (word analyser, sublinear tf, L2 rows) re-expressed
+    with plain Python and numpy: the same matrix, but unpickling it does not import
+    scikit-learn, so worker processes start in a fraction of the time."""
+
+    def __init__(self, fitted):
+        import re
+        self.token_pattern = fitted.token_pattern
+        self._re = re.compile(self.token_pattern)
+        self.lowercase = fitted.lowercase
+        self.ngram_range = tuple(fitted.ngram_range)
+        self.vocabulary_ = dict(fitted.vocabulary_)
+        self.idf_ = np.asarray(fitted.idf_, dtype=np.float32)
+        names = np.empty(len(self.vocabulary_), dtype=object)
+        for t, j in self.vocabulary_.items():
+            names[j] = t
+        self.names_ = names
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_re"}
+
+    def __setstate__(self, state):
+        import re
+        self.__dict__.update(state)
+        self._re = re.compile(self.token_pattern)
+
+    def _tokens(self, text: str) -> list[str]:
+        toks = self._re.findall(text.lower() if self.lowercase else text)
+        lo, hi = self.ngram_range
+        if hi == 1:
+            return toks
+        out = list(toks) if lo == 1 else []
+        for n in range(max(2, lo), min(hi, len(toks)) + 1):
+            out += [" ".join(toks[i:i + n]) for i in range(len(toks) - n + 1)]
+        return out
+
+    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        vocab = self.vocabulary_
+        get = vocab.get
+        indices: list[int] = []
+        indptr = [0]
+        for t in texts:
+            indices.extend(j for j in map(get, self._tokens(t)) if j is not None)
+            indptr.append(len(indices))
+        counts = sp.csr_matrix((np.ones(len(indices), dtype=np.float32), np.asarray(indices, dtype=np.int64),
+                                np.asarray(indptr, dtype=np.int64)), shape=(len(texts), len(vocab)))
+        counts.sum_duplicates()
+        return _tfidf(counts, self.idf_)
+
+    def get_feature_names_out(self) -> np.ndarray:
+        return self.names_
+
+
+def _tfidf(counts: sp.csr_matrix, idf: np.ndarray) -> sp.csr_matrix:
+    """Sublinear tf (1 + log count) times idf, rows scaled to unit length."""
+    counts = sp.csr_matrix(counts, dtype=np.float32)
+    counts.data = (1.0 + np.log(counts.data)) * idf[counts.indices]
+    nnz_rows = np.diff(counts.indptr)
+    rows = np.repeat(np.arange(counts.shape[0]), nnz_rows)
+    sq = np.sqrt(np.bincount(rows, weights=counts.data.astype(np.float64) ** 2, minlength=counts.shape[0]))
+    sq = np.where(sq > 0, sq, 1.0)
+    counts.data /= np.repeat(sq, nnz_rows).astype(np.float32)
+    return counts

@@ -29,7 +29,7 @@ from ..errors import ProjectError
 from ..progress import Progress, ensure
 from .pii import PII_KINDS, detect_pii
 
-FEATURE_VERSION = 4
+FEATURE_VERSION = 5
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -276,6 +276,9 @@ class FeatureSpace:
             vec = _text_vectorizer(o, max(1000, int(o.max_features * share[name])), chars=name == "chars")
             try:
                 m = vec.fit_transform(texts)
+                if name != "chars":
+                    from .charhash import WordTfidf
+                    vec = WordTfidf(vec)  # the same transform without scikit-learn
             except ValueError:  # empty vocabulary (e.g. no attachments at all)
                 vec = None
                 m = sp.csr_matrix((len(docs), 0), dtype=np.float32)

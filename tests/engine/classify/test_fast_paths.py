@@ -82,3 +82,16 @@ def test_worker_process_transform_equals_in_process(monkeypatch):
     assert len(F._chunks(docs)) == 2
     Y = space.transform(docs)
     assert Y.shape == X.shape and abs(Y - X).max() < 1e-6
+
+
+@pytest.mark.parametrize("ngram_range", [(1, 1), (1, 2)])
+def test_word_tfidf_equals_sklearn(ngram_range):
+    import pickle
+    from sasc_desktop.engine.classify.charhash import WordTfidf
+    sk = TfidfVectorizer(ngram_range=ngram_range, min_df=1, sublinear_tf=True, dtype=np.float32,
+                         token_pattern=r"(?u)\b[^\W\d_][\w'-]*[^\W_]\b|\b[^\W\d_]\b")
+    A = sk.fit_transform(TEXTS)
+    w = pickle.loads(pickle.dumps(WordTfidf(sk)))
+    assert list(w.get_feature_names_out()) == list(sk.get_feature_names_out())
+    new = TEXTS + ["lawsuit lawsuit lawsuit and gas", "unknown words only"]
+    np.testing.assert_allclose(w.transform(new).toarray(), sk.transform(new).toarray(), rtol=1e-5, atol=1e-6)
