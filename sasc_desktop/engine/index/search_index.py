@@ -6,6 +6,7 @@ import shutil
 from array import array
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Iterable
 
@@ -176,6 +177,11 @@ def _write_pool(fieldwriter, schema, lengths, pool: TermPool) -> None:
         fieldwriter.finish_field()
 
 
+def _small_compress(data: bytes, level: int = 3) -> bytes:
+    c = zlib.compressobj(level, zlib.DEFLATED, 9, 1)
+    return c.compress(data) + c.flush()
+
+
 class FastSegmentWriter(SegmentWriter):
     """SegmentWriter with an in-memory :class:`TermPool` (no spilling to disk), which adds
     the postings of pre-analysed fields (lists) to the pool in bulk and writes them a block at
@@ -184,6 +190,7 @@ class FastSegmentWriter(SegmentWriter):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.pool = TermPool()
+        self._small_zlib = False
 
     def add_document(self, **fields):
         self._check_state()
@@ -215,6 +222,15 @@ class FastSegmentWriter(SegmentWriter):
             perdocwriter.cancel_doc()
             raise
         perdocwriter.finish_doc()
+        if not self._small_zlib:
+            # Stored fields are a few dozen bytes a document, zlib-compressed one by one; zlib's
+            # default 32 KB window makes each call allocate ~300 KB. A 512-byte window gives the
+            # same bytes for such short input at a tenth of the cost, and any zlib reads it.
+            stored = getattr(perdocwriter, "_colwriters", {}).get("_stored")
+            child = getattr(stored, "_child", None)
+            if child is not None and hasattr(child, "_compress"):
+                child._compress = _small_compress
+                self._small_zlib = True
         self._added = True
         self.docnum += 1
 

@@ -62,7 +62,8 @@ def _dump(ix):
             out[(field, term)] = (ti.doc_frequency(), ti.weight(), ti.min_length(), ti.max_length(),
                                   ti.max_weight(), ti.min_id(), ti.max_id(), posts)
     lengths = {f: [r.doc_field_length(d, f) for d in range(r.doc_count_all())] for f in ("subject", "body", "all")}
-    return out, lengths, r.doc_count()
+    stored = [r.stored_fields(d) for d in range(r.doc_count_all()) if not r.is_deleted(d)]
+    return out, lengths, r.doc_count(), stored
 
 
 def test_fast_writer_writes_what_whoosh_writes(tmp_path):
@@ -71,6 +72,7 @@ def test_fast_writer_writes_what_whoosh_writes(tmp_path):
     assert got[2] == want[2] == 1055 - 43
     assert len(fast.ix._segments()) == len(stock.ix._segments()) == 2
     assert got[1] == want[1]
+    assert got[3] == want[3] and got[3][0].keys() == {"doc_id", "id"}
     assert got[0].keys() == want[0].keys()
     for key in want[0]:
         assert got[0][key] == want[0][key], key
