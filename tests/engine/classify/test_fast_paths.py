@@ -95,3 +95,18 @@ def test_word_tfidf_equals_sklearn(ngram_range):
     assert list(w.get_feature_names_out()) == list(sk.get_feature_names_out())
     new = TEXTS + ["lawsuit lawsuit lawsuit and gas", "unknown words only"]
     np.testing.assert_allclose(w.transform(new).toarray(), sk.transform(new).toarray(), rtol=1e-5, atol=1e-6)
+
+
+_NAME = st.text("AbcZ .'_-", max_size=8)
+_ADDR = st.builds(lambda a, b: f"{a}@{b}.com", st.text("abXY0._-+", min_size=1, max_size=6),
+                  st.text("abxy0-", min_size=1, max_size=5))
+_PART = st.one_of(_ADDR, st.builds(lambda n, a: f"{n} <{a}>", _NAME, _ADDR),
+                  st.builds(lambda n, a: f'"{n}, x" <{a}>', _NAME, _ADDR), st.just(""), st.just("nobody"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PART, max_size=4), st.sampled_from([",", ", ", " , "]))
+def test_addresses_equal_the_email_parser_generated(parts, sep):
+    header = sep.join(parts)
+    F._addresses.cache_clear()
+    assert F.addresses(header) == [a.strip().lower() for _, a in getaddresses([header]) if "@" in a]
