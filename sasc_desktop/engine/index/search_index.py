@@ -16,9 +16,12 @@ from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.qparser.dateparse import DateParserPlugin
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, _lenfield
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3Codec, W3TermInfo, _lenfield
+from whoosh.compat import dumps
+from whoosh.system import pack_int, pack_ushort
+from whoosh.util.numlists import delta_encode
 from whoosh.scoring import BM25F
-from whoosh.util.numeric import byte_to_length
+from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
 from ..errors import ProjectError, QueryError
@@ -138,42 +141,72 @@ class _Lengths:
 
 
 def _write_pool(fieldwriter, schema, lengths, pool: TermPool) -> None:
-    """Write a TermPool through Whoosh's own field and postings writers, a block at a time
-    (the same bytes as Whoosh's add_postings loop, without a Python call per posting)."""
-    if not pool.in_order:
+    """Write a TermPool into the segment's postings and terms files: the same bytes as Whoosh's
+    W3 field writer (header, blocks of ``blocklimit`` postings pickled as (delta ids, weights,
+    values) with their info tuple, then the term info), without a Python call per posting or
+    per block. Used with the uncompressed W3 codec; anything else goes through Whoosh."""
+    codec = fieldwriter._codec
+    if not pool.in_order or codec._compression or codec._inlinelimit > 1:
         fieldwriter.add_postings(schema, lengths, pool.iter_postings())
         return
+    limit = codec._blocklimit
+    postfile = fieldwriter._postfile
+    write, tell = postfile.write, postfile.tell
+    tindex_add = fieldwriter._tindex.add
     for fieldname in sorted(pool.terms):
         terms = pool.terms[fieldname]
         fieldobj = schema[fieldname]
         fieldwriter.start_field(fieldname, fieldobj)
-        pw = fieldwriter._postwriter
-        limit = pw._blocklimit
+        fieldid = pack_ushort(fieldwriter._fieldid)
+        fixedsize = fieldobj.format.fixed_value_size()
         lens = lengths.field_lengths(fieldname) if lengths is not None else []
         nlens = len(lens)
         for term in sorted(terms):
             ids, weights, values = terms[term]
-            fieldwriter.start_term(term)
             n = len(ids)
+            startoffset = tell()
+            write(WHOOSH3_HEADER_MAGIC)
+            ti = W3TermInfo()
             for start in range(0, n, limit):
-                if start:
-                    pw._write_block()
                 end = start + limit
-                block_ids = ids[start:end]
-                block_weights = weights[start:end]
-                pw._ids = block_ids
-                pw._weights = block_weights
-                pw._values = values[start:end] if values else []
-                pw._maxweight = max(0, max(block_weights))
+                bids = ids[start:end]
+                bw = weights[start:end]
                 if nlens:
-                    ls = [x for x in (lens[d] if d < nlens else None for d in block_ids) if x]
+                    ls = [x for x in (lens[d] if d < nlens else None for d in bids) if x]
                 else:
                     ls = None
-                if ls:
-                    pw._minlength, pw._maxlength = min(ls), max(ls)
+                bmin, bmax = (min(ls), max(ls)) if ls else (None, 0)
+                bmaxw = max(0, max(bw))
+                # W3TermInfo.add_block
+                ti._weight += sum(bw)
+                ti._df += len(bids)
+                ti._minlength = bmin if ti._minlength is None else min(ti._minlength, bmin)
+                ti._maxlength = max(ti._maxlength, bmax)
+                ti._maxweight = max(ti._maxweight, bmaxw)
+                if ti._minid is None:
+                    ti._minid = bids[0]
+                ti._maxid = bids[-1]
+                # W3PostingsWriter._write_block (compression 0)
+                first = bw[0]
+                if all(w == 1.0 for w in bw):
+                    mw = None
+                elif all(w == first for w in bw):
+                    mw = first
                 else:
-                    pw._minlength, pw._maxlength = None, 0
-            fieldwriter.finish_term()
+                    mw = tuple(bw)
+                bv = values[start:end] if values else []
+                if fixedsize is None or fixedsize < 0:
+                    mv = tuple(bv)
+                elif fixedsize == 0:
+                    mv = None
+                else:
+                    mv = b"".join(bv)
+                data = dumps((tuple(delta_encode(bids)), mw, mv), 2)
+                info = dumps((len(bids), bids[-1], bmaxw, 0, length_to_byte(bmin), length_to_byte(bmax)), 2)
+                size = len(info) + len(data)
+                write(pack_int(-size if end >= n else size) + info + data)
+            ti.set_extent(startoffset, tell() - startoffset)
+            tindex_add(fieldid + term, ti.to_bytes())
         fieldwriter.finish_field()
 
 
