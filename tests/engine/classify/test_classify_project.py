@@ -162,3 +162,19 @@ def test_messages_ingested_after_training_get_scored(project, tmp_path):
     probs = probabilities(s, "p1")
     assert len(probs) == 61 and 0.0 <= probs["new@corp.com"] <= 1.0
     assert probabilities_for(s, "p1", ["new@corp.com"])[0] == probs["new@corp.com"]
+
+
+def test_message_set_key_follows_the_project(project, tmp_path):
+    from sasc_desktop.engine.classify.features import _message_set_key, message_set_key
+    s = project
+    k1 = message_set_key(s)
+    assert message_set_key(s) == k1 == _message_set_key(s)
+    s.update_settings(internal_domains=["other.org"])
+    k2 = message_set_key(s)
+    assert k2[0] != k1[0] and k2[1] == ["other.org"] and k2 == _message_set_key(s)
+    extra = tmp_path / "extra2"
+    extra.mkdir()
+    (extra / "n.eml").write_text("Message-ID: <n2@corp.com>\nFrom: ann@corp.com\nTo: bob@corp.com\nSubject: x\n\nhello\n")
+    s.ingest([extra])
+    k3 = message_set_key(s)
+    assert k3[0] not in (k1[0], k2[0]) and k3 == _message_set_key(s)
