@@ -77,6 +77,8 @@ def test_fast_writer_writes_what_whoosh_writes(tmp_path):
     for key in want[0]:
         assert got[0][key] == want[0][key], key
     assert any(v[0] > 128 for v in want[0].values())          # multi-block posting lists were compared
+    # Separate segment files (a compound segment is read through a private in-memory copy).
+    assert not list((tmp_path / "fast").glob("*.seg")) and list((tmp_path / "fast").glob("*.pst"))
     for query in ["pipeline", "budget gas w3ord", '"pipeline budget"', "from:p3@x.org", "date:2001-03"]:
         a = [(h[1], round(h[2], 6)) for h in fast.search(query, limit=50)[0]]
         b = [(h[1], round(h[2], 6)) for h in stock.search(query, limit=50)[0]]
