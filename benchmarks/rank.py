@@ -20,7 +20,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sasc_desktop.engine.evaluate import read_qrels, read_sensitivity  # noqa: E402
 from sasc_desktop.engine.evaluate.experiment import build_dataset, with_sensitivity  # noqa: E402
 from sasc_desktop.engine.project import judgments as J  # noqa: E402
 from sasc_desktop.engine.rank.features import FeatureExtractor  # noqa: E402
@@ -29,17 +28,8 @@ from sasc_desktop.engine.session import Session  # noqa: E402
 
 
 def build(root: Path, n: int) -> Path:
-    from sasc_desktop.engine.demo import generate
-    generate(root / "src", n_messages=n, seed=20261122)
-    s = Session.create(root / "proj")
-    s.ingest([root / "src" / "mail"])
-    J.save_personas(s.store, [{"id": "john-snibert"}, {"id": "holly-palmer"}])
-    J.save_topics(s.store, json.loads((root / "src" / "topics.json").read_text()))
-    J.save_qrels(s.store, [(q.topic, q.docid, q.rel) for q in read_qrels(root / "src" / "qrels.txt")])
-    J.save_sensitivity(s.store, [(x.persona, x.topic or "", x.docid, x.level)
-                                 for x in read_sensitivity(root / "src" / "sensitivity.txt")])
-    s.close()
-    return root / "proj"
+    from sasc_desktop.engine.demo_project import build_demo_project
+    return build_demo_project(root / "proj", n_messages=n, train=False)
 
 
 def main() -> None:

@@ -14,12 +14,13 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from ..errors import InputError, ProjectError, SascError
+from ..errors import InputError, SascError
 from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
 from .model import SensitivityClassifier, best_threshold, fbeta_from_counts
 from .pii import detect_pii
+from ..project.modelfile import read_model_file, write_model_file
 
 MODEL_FORMAT = "sasc-classifier"
 MODEL_FORMAT_VERSION = 1
@@ -108,32 +109,11 @@ def _model_path(session, persona: str) -> Path:
 
 
 def save_model(session, persona: str, model: SensitivityClassifier) -> Path:
-    """Write the model file: a plain pickle (C pickler, protocol 5). The feature space inside
-    pickles to bytes cached on it, so retraining after one judgment writes ~2 MB of ready bytes
-    instead of re-serialising vocabularies (joblib's pure-Python pickler took 0.6-4 s here)."""
-    import pickle
-    path = _model_path(session, persona)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump({"format": MODEL_FORMAT, "version": MODEL_FORMAT_VERSION, "persona": persona, "model": model},
-                    fh, protocol=5)
-    tmp.replace(path)
-    return path
-
-
-def _read_model_file(path: Path):
-    """Plain pickles (this version) or joblib files (earlier versions)."""
-    import pickle
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:
-        import joblib
-        return joblib.load(path)
-
-
-_LOADED: dict[tuple[str, str], tuple[float, SensitivityClassifier]] = {}
-_LOCK = threading.Lock()
+    """Write the model file (a versioned pickle, C pickler). The feature space inside pickles to
+    bytes cached on it, so retraining after one judgment writes ~2 MB of ready bytes instead of
+    re-serialising vocabularies (joblib's pure-Python pickler took 0.6-4 s here)."""
+    return write_model_file(_model_path(session, persona), MODEL_FORMAT, MODEL_FORMAT_VERSION,
+                            {"persona": persona, "model": model})
 
 
 def load_model(session, persona: str) -> SensitivityClassifier:
@@ -143,24 +123,8 @@ def load_model(session, persona: str) -> SensitivityClassifier:
         check_persona(session, persona)
         raise NoModelError(f"no sensitivity model for persona {persona!r} yet: "
                            f"train one with 'sasc classify train {session.root} --persona {persona}'")
-    mtime = path.stat().st_mtime
-    key = (str(path), persona)
-    with _LOCK:
-        hit = _LOADED.get(key)
-        if hit and hit[0] == mtime:
-            return hit[1]
-    try:
-        payload = _read_model_file(path)
-    except Exception as exc:
-        raise ProjectError(f"the model file {path} is damaged ({exc}); retrain with 'sasc classify train'") from None
-    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
-        raise ProjectError(f"{path} is not a SASC classifier file")
-    if payload.get("version") != MODEL_FORMAT_VERSION:
-        raise ProjectError(f"{path} has model format version {payload.get('version')}, this SASC Desktop reads "
-                           f"version {MODEL_FORMAT_VERSION}; retrain with 'sasc classify train'")
-    with _LOCK:
-        _LOADED[key] = (mtime, payload["model"])
-    return payload["model"]
+    return read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "classifier",
+                           "retrain with 'sasc classify train'")["model"]
 
 
 def _store_scores(session, persona: str, version: int, ids: np.ndarray, probs: np.ndarray) -> None:
@@ -204,8 +168,6 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
         model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
         model.full_fit_n_, model.updates_ = len(ids), 0
     path = save_model(session, persona, model)
-    with _LOCK:
-        _LOADED[(str(path), persona)] = (path.stat().st_mtime, model)
     progress.update(0, None, "scoring")
     probs = model.proba_positive(fm.X)
     row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
@@ -224,6 +186,7 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     return ModelInfo(**{**asdict(info), "seconds": round(time.perf_counter() - t0, 3)})
 
 
+_LOCK = threading.Lock()
 _SCORES: dict[tuple[str, str, int], dict[str, float]] = {}
 
 

@@ -14,7 +14,6 @@ any topic); nothing else can put a document into the searcher's list after it.
 from __future__ import annotations
 
 import hashlib
-import pickle
 import re
 import time
 from pathlib import Path
@@ -22,8 +21,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..errors import InputError, ProjectError
+from ..errors import InputError
 from ..progress import Progress
+from ..project.modelfile import read_model_file, write_model_file
 from .policies import dynamic_cutoff, safety_filter
 
 MODEL_FORMAT = "sasc-protect-ranker"
@@ -76,7 +76,7 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
     k = parse_measure(objective).k
     t0 = time.perf_counter()
     qrels = J.qrels(session.store)
-    payload = {"format": MODEL_FORMAT, "version": MODEL_FORMAT_VERSION, "persona": persona, "approach": approach,
+    payload = {"persona": persona, "approach": approach,
                "ranker": ranker, "objective": objective, "k": k}
     if not qrels:
         payload.update(ranker="bm25", model=None, columns=None, topics=0)
@@ -102,39 +102,16 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
         model.fit(tr.with_columns(cols), va.with_columns(cols) if va is not None else None)
         payload.update(model=model, columns=cols, topics=data.n_topics)
     payload["seconds"] = time.perf_counter() - t0
-    path = _model_path(session, persona, approach)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump(payload, fh)
-    tmp.replace(path)
-    _CACHE.pop(str(path), None)
+    path = write_model_file(_model_path(session, persona, approach), MODEL_FORMAT, MODEL_FORMAT_VERSION, payload)
     return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path)}
-
-
-_CACHE: dict[str, tuple[float, dict]] = {}
 
 
 def load_protection(session, persona: str, approach: str) -> Optional[dict]:
     path = _model_path(session, persona, approach)
     if not path.exists():
         return None
-    mtime = path.stat().st_mtime
-    hit = _CACHE.get(str(path))
-    if hit and hit[0] == mtime:
-        return hit[1]
-    try:
-        with open(path, "rb") as fh:
-            payload = pickle.load(fh)
-    except Exception as exc:
-        raise ProjectError(f"the ranking model {path} is damaged ({exc}); retrain it") from None
-    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
-        raise ProjectError(f"{path} is not a SASC ranking model")
-    if payload.get("version") != MODEL_FORMAT_VERSION:
-        raise ProjectError(f"{path} has model format {payload.get('version')}, this version reads "
-                           f"{MODEL_FORMAT_VERSION}; retrain it")
-    _CACHE[str(path)] = (mtime, payload)
-    return payload
+    return read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "ranking model",
+                           "delete it and search again: a missing model is retrained")
 
 
 def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from sasc_desktop.engine.evaluate import read_qrels, read_sensitivity
 from sasc_desktop.engine.project import judgments as J
 from sasc_desktop.engine.session import Session
 
@@ -15,18 +14,9 @@ PERSONA = "john-snibert"
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    from sasc_desktop.engine.demo import generate
+    from sasc_desktop.engine.demo_project import build_demo_project
     root = tmp_path_factory.mktemp("protect")
-    generate(root / "src", n_messages=600, seed=7)
-    s = Session.create(root / "proj")
-    s.ingest([root / "src" / "mail"])
-    J.save_personas(s.store, [{"id": "john-snibert"}, {"id": "holly-palmer"}])
-    J.save_topics(s.store, json.loads((root / "src" / "topics.json").read_text()))
-    J.save_qrels(s.store, [(q.topic, q.docid, q.rel) for q in read_qrels(root / "src" / "qrels.txt")])
-    J.save_sensitivity(s.store, [(x.persona, x.topic or "", x.docid, x.level)
-                                 for x in read_sensitivity(root / "src" / "sensitivity.txt")])
-    s.close()
-    return root / "proj"
+    return build_demo_project(root / "proj", n_messages=600, seed=7, train=False)
 
 
 @pytest.mark.slow

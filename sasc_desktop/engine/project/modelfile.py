@@ -1,0 +1,52 @@
+"""Model files inside a project: versioned pickles, written atomically, checked on load.
+
+A file holds ``{"format": NAME, "version": N, **payload}``. Loading checks both and caches the
+result by (path, modification time), so a search does not unpickle a model every time.
+"""
+from __future__ import annotations
+
+import pickle
+import threading
+from pathlib import Path
+
+from ..errors import ProjectError
+
+_CACHE: dict[str, tuple[float, dict]] = {}
+_LOCK = threading.Lock()
+
+
+def write_model_file(path: Path, fmt: str, version: int, payload: dict) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"format": fmt, "version": version, **payload}
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump(data, fh, protocol=5)
+    tmp.replace(path)  # atomic: a reader sees the old file or the new one, never half of one
+    with _LOCK:
+        _CACHE[str(path)] = (path.stat().st_mtime, data)
+    return path
+
+
+def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str) -> dict:
+    """The file's contents; ProjectError (saying how to retrain) if damaged, foreign or of
+    another format version."""
+    path = Path(path)
+    mtime = path.stat().st_mtime
+    with _LOCK:
+        hit = _CACHE.get(str(path))
+    if hit and hit[0] == mtime:
+        return hit[1]
+    try:
+        with open(path, "rb") as fh:
+            data = pickle.load(fh)
+    except Exception as exc:
+        raise ProjectError(f"the {what} file {path} is damaged ({exc}); {retrain}") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise ProjectError(f"{path} is not a SASC {what} file")
+    if data.get("version") != version:
+        raise ProjectError(f"{path} has model format version {data.get('version')}, this SASC Desktop reads "
+                           f"version {version}; {retrain}")
+    with _LOCK:
+        _CACHE[str(path)] = (mtime, data)
+    return data
