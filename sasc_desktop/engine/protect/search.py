@@ -40,6 +40,33 @@ def judged_sensitive(session, persona: str) -> set[str]:
     return {d for d, lvl in J.sensitivity(session.store, persona).items() if lvl and lvl > 0}
 
 
+def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set[str]:
+    """``judged_sensitive(session, persona) & set(doc_ids)`` without reading every judgment:
+    the persona's topics are found by index seeks (a skip scan of the primary key (persona,
+    topic, doc_id)), then each (topic, document) pair is one primary-key lookup."""
+    doc_ids = list(dict.fromkeys(doc_ids))
+    if not doc_ids:
+        return set()
+    con = session.store.con
+    topics: list[str] = []
+    row = con.execute("SELECT topic FROM sensitivity WHERE persona = ? ORDER BY topic LIMIT 1", (persona,)).fetchone()
+    while row is not None:
+        topics.append(row[0])
+        row = con.execute("SELECT topic FROM sensitivity WHERE persona = ? AND topic > ? ORDER BY topic LIMIT 1",
+                          (persona, row[0])).fetchone()
+    out: set[str] = set()
+    if not topics:
+        return out
+    tmarks = ",".join("?" * len(topics))
+    for i in range(0, len(doc_ids), 500):
+        chunk = doc_ids[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        out.update(d for (d,) in con.execute(
+            f"SELECT doc_id FROM sensitivity WHERE persona = ? AND topic IN ({tmarks}) AND doc_id IN ({marks}) "
+            "AND level > 0", [persona, *topics, *chunk]))
+    return out
+
+
 def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str]) -> list[str]:
     """The searcher's list: the first ``n_show`` documents of ``ranked_doc_ids`` after the
     safety rule removed every document judged sensitive."""
@@ -158,7 +185,7 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
             n_show = int(learned)
         elif cutoff == "threshold" and learned is not None:
             keep = keep[scores[keep] >= learned]
-    never = judged_sensitive(session, persona)
+    never = judged_sensitive_among(session, persona, dids)   # every judged-sensitive candidate
     shown = finalize([dids[i] for i in keep], n_show, never)
     shown_set = set(shown)
     lookup = {d: i for i, d in enumerate(dids)}

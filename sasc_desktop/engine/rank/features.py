@@ -11,7 +11,10 @@ classifier's probability, its complement, and message metadata) are appended by
 :func:`sensitivity_features`.
 
 Texts come from the SQLite store (term vectors are not stored in the index); tokens are cached
-per document, so an experiment tokenises each candidate once.
+per document, so an experiment tokenises each candidate once. Texts are analysed with the
+index's fast analysis (:func:`analyse_terms`, the same stems as Whoosh's StemmingAnalyzer) and
+candidates come from the index's vectorised BM25F scorer (the same documents, order and scores
+as Whoosh's search of the same OR query).
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ from typing import Optional, Sequence
 import numpy as np
 from whoosh import query as wq
 
-from ..index.schema import text_analyzer
+from ..index.fastscore import plan
+from ..index.schema import analyse_terms, text_analyzer
 
 FIELDS = ("subject", "body", "attachments", "all")
 FORMS = ("title", "titledesc")
@@ -133,7 +137,8 @@ class FeatureExtractor:
 
     # ------------------------------------------------------------------ helpers
     def terms(self, text: str) -> list[str]:
-        return [t.text for t in self.analyzer(text or "")]
+        """The stems of ``text`` in order, as ``text_analyzer()`` gives them."""
+        return analyse_terms(text or "")[1]
 
     def _searcher(self):
         return self.session.index.searcher()
@@ -145,7 +150,18 @@ class FeatureExtractor:
             return []
         q = wq.Or([wq.Term(f, t) for f in ("subject", "body", "attachments") for t in terms])
         s = self._searcher()
-        res = s.search(q, limit=depth or self.depth)
+        limit = depth or self.depth
+        leaves = plan(q, s.schema)
+        fast = getattr(self.session.index, "fast_scorer", None)
+        if leaves is None or fast is None:
+            return self._whoosh_candidates(q, limit)
+        docnums, scores, _total = fast(s).search(leaves, limit)
+        stored = s.stored_fields
+        return [(stored(n)["doc_id"], sc) for n, sc in zip(docnums.tolist(), scores.tolist())]
+
+    def _whoosh_candidates(self, q, limit: int) -> list[tuple[str, float]]:
+        """Whoosh's own search of ``q`` (the oracle the fast path is tested against)."""
+        res = self._searcher().search(q, limit=limit)
         return [(r["doc_id"], float(r.score)) for r in res]
 
     def _load(self, doc_ids: Sequence[str]) -> None:
@@ -192,11 +208,17 @@ class FeatureExtractor:
         self._load(doc_ids)
         D = len(doc_ids)
         blocks = []
+        done: dict[tuple, list[np.ndarray]] = {}   # the same query terms give the same blocks
         for form_text in (title, f"{title} {description}"):
             qterms = self.terms(form_text)
             counts = Counter(qterms)
             uniq = list(counts)
+            key = tuple(counts.items())
+            if key in done:
+                blocks.extend(done[key])
+                continue
             qtf = np.array([counts[t] for t in uniq], float)
+            form_blocks = []
             for field in FIELDS:
                 TF = np.zeros((D, len(uniq)))
                 dl = np.zeros(D)
@@ -206,14 +228,16 @@ class FeatureExtractor:
                     dl[i] = len(toks)
                     if not uniq or not toks:
                         continue
-                    c = Counter(toks)
-                    row = [c.get(t, 0) for t in uniq]
+                    row = [toks.count(t) for t in uniq]
                     TF[i] = row
-                    if sum(1 for v in row if v) >= 2:
+                    nz = sum(1 for v in row if v)
+                    if nz >= 2:
                         span[i] = min_span(toks, uniq)
-                    elif any(row):
+                    elif nz:
                         span[i] = 1
-                blocks.append(field_features(TF, qtf, dl, self._stats(field, uniq), span))
+                form_blocks.append(field_features(TF, qtf, dl, self._stats(field, uniq), span))
+            done[key] = form_blocks
+            blocks.extend(form_blocks)
         ws = np.zeros((D, 1)) if whoosh_scores is None else np.asarray(whoosh_scores, float).reshape(D, 1)
         return np.hstack(blocks + [ws])
 
