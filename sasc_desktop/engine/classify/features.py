@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import os
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -536,7 +537,9 @@ def project_features(session, progress: Optional[Progress] = None,
         Path(session.paths.models).mkdir(parents=True, exist_ok=True)
         for old in Path(session.paths.models).glob("features-*.joblib"):
             old.unlink(missing_ok=True)
-        tmp = path.with_suffix(".tmp")
+        # A name of its own per writer: two processes building the same cache must not
+        # rename each other's half-written file.
+        tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
         joblib.dump({"format": CACHE_FORMAT, "version": FEATURE_VERSION, "ids": fm.ids, "doc_ids": fm.doc_ids,
                      "X": fm.X, "space": space}, tmp)
         tmp.replace(path)
