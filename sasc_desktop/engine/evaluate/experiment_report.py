@@ -5,6 +5,14 @@ import csv
 from pathlib import Path
 
 
+def _save(fig, out, name: str) -> str:
+    import matplotlib.pyplot as plt  # already loaded by write_report (Agg backend)
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=110)
+    plt.close(fig)
+    return name
+
+
 def write_report(result: dict, out_dir) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
@@ -55,10 +63,7 @@ def write_report(result: dict, out_dir) -> list[str]:
     ax.set_ylabel(f"mean {m0} (95% CI)")
     ax.set_title(f"Search and protect: {result['persona']}, classifier {result['classifier']}")
     ax.legend(title="ranker")
-    fig.tight_layout()
-    fig.savefig(out / "approaches.png", dpi=110)
-    plt.close(fig)
-    files.append("approaches.png")
+    files.append(_save(fig, out, "approaches.png"))
 
     # 2. per-topic CS-DCG sorted best to worst, with and without cluster replacement
     cs = next((m for m in result["measures"] if m.startswith("CS-DCG")), m0)
@@ -75,10 +80,7 @@ def write_report(result: dict, out_dir) -> list[str]:
     ax.set_ylabel(cs)
     ax.set_title(f"Per-topic {cs} ({rk}); dashed = with cluster replacement")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "per_topic_csdcg.png", dpi=110)
-    plt.close(fig)
-    files.append("per_topic_csdcg.png")
+    files.append(_save(fig, out, "per_topic_csdcg.png"))
 
     # 3. score against cutoff
     fig, ax = plt.subplots(figsize=(8, 4.8))
@@ -90,8 +92,5 @@ def write_report(result: dict, out_dir) -> list[str]:
     ax.set_ylabel(f"mean {m0}")
     ax.set_title(f"Score against cutoff ({rk})")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "cutoff.png", dpi=110)
-    plt.close(fig)
-    files.append("cutoff.png")
+    files.append(_save(fig, out, "cutoff.png"))
     return files
