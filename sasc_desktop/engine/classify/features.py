@@ -7,7 +7,8 @@ into one sparse matrix. The matrix for a project's message set is cached under `
 by the message set, so models can be refitted in milliseconds.
 
 Blocks of the matrix: ``subject:``, ``body:`` and ``attach:`` word TF-IDF (kept apart), ``chars:`` character 2-5-gram TF-IDF of subject and body (hashed n-grams counted with numpy, see :mod:`.charhash`),
-``meta:`` message metadata, ``pii:`` PII counts, ``net:`` sender/recipient network features.
+``meta:`` message metadata, ``pii:`` PII counts, ``net:`` sender/recipient network features, ``cue:``
+sensitivity cue counts (see :mod:`.cues`).
 """
 from __future__ import annotations
 
@@ -28,9 +29,10 @@ import scipy.sparse as sp
 
 from ..errors import ProjectError
 from ..progress import Progress, ensure
+from .cues import CUE_NAMES, cue_features
 from .pii import PII_KINDS, detect_pii
 
-FEATURE_VERSION = 6
+FEATURE_VERSION = 7
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -222,7 +224,8 @@ class FeatureOptions:
     max_df: float = 0.95
     max_features: int = 150_000
     weights: dict[str, float] = field(default_factory=lambda: {
-        "subject": 0.5, "body": 0.7, "attach": 0.5, "chars": 1.0, "meta": 0.03, "pii": 0.03, "net": 0.03})
+        "subject": 0.5, "body": 0.7, "attach": 0.5, "chars": 1.0, "meta": 0.03, "pii": 0.03, "net": 0.03,
+        "cue": 0.1})
 
 
 def _text_vectorizer(opts: FeatureOptions, max_features: int, chars: bool = False):
@@ -307,6 +310,7 @@ class FeatureSpace:
             if vec is not None:
                 names += [f"{name}:{t}" for t in vec.get_feature_names_out()]
         names += [f"meta:{n}" for n in META_NAMES] + [f"pii:{n}" for n in PII_NAMES] + [f"net:{n}" for n in NET_NAMES]
+        names += [f"cue:{n}" for n in CUE_NAMES]
         return names
 
     def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
@@ -321,7 +325,8 @@ class FeatureSpace:
         z = np.clip((dense - self.mean_) / self.std_, -5, 5)
         w = self.options.weights
         nm, npii = len(META_NAMES), len(PII_NAMES)
-        scale = np.r_[np.full(nm, w["meta"]), np.full(npii, w["pii"]), np.full(len(NET_NAMES), w["net"])]
+        scale = np.r_[np.full(nm, w["meta"]), np.full(npii, w["pii"]), np.full(len(NET_NAMES), w["net"]),
+                      np.full(len(CUE_NAMES), w.get("cue", 0.0))]
         return sp.csr_matrix((z * scale).astype(np.float32))
 
     def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
@@ -394,8 +399,11 @@ def _dense_rows(args) -> np.ndarray:
         m = metadata_features(d, internal_domains)
         p = pii_features("\n".join((d.subject, d.body[:MAX_TEXT], d.attachments[:MAX_TEXT])))
         n = network_features(d, central)
-        rows.append([m[k] for k in META_NAMES] + [p[k] for k in PII_NAMES] + [n[k] for k in NET_NAMES])
-    return np.asarray(rows, dtype=np.float64).reshape(len(docs), len(META_NAMES) + len(PII_NAMES) + len(NET_NAMES))
+        c = cue_features(d.subject, d.body[:MAX_TEXT])
+        rows.append([m[k] for k in META_NAMES] + [p[k] for k in PII_NAMES] + [n[k] for k in NET_NAMES]
+                    + [c[k] for k in CUE_NAMES])
+    width = len(META_NAMES) + len(PII_NAMES) + len(NET_NAMES) + len(CUE_NAMES)
+    return np.asarray(rows, dtype=np.float64).reshape(len(docs), width)
 
 
 def _transform_chunk(args) -> sp.csr_matrix:

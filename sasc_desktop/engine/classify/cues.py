@@ -1,0 +1,59 @@
+"""Sensitivity cues: counts of words that signal the usual reasons mail is withheld.
+
+Word TF-IDF spreads one idea ("attorney", "counsel", "privileged", "lawsuit") over many sparse
+columns that 875 judged messages cannot weigh reliably; a cue is the count of a whole family of
+such words, one dense column the model can learn from a few examples. The families are written
+from the reasons archivists and donors give (legal privilege and litigation, confidentiality,
+private life, personnel matters, health, heated or scornful tone), not from any collection's
+labels, and every persona's model learns its own weight for each.
+
+Measured with honest nested 5-fold CV on enron-categories-dev (Dana Whitfield, model "or",
+mean of 3 outer seeds): F1 0.545 -> 0.562 optimising F1 (see model.py for the full record).
+"""
+from __future__ import annotations
+
+import math
+import re
+
+# One alternation per family, matched case-insensitively as whole words; a trailing \w* marks a
+# stem ("litigat\w*" covers litigation and litigate).
+CUE_PATTERNS: dict[str, str] = {
+    "legal": r"attorneys?|privileged?|privileges|counsel|lawsuits?|litigat\w*|legal|lawyers?|courts?|subpoenas?"
+             r"|settlements?|complaints?|plaintiffs?|defendants?|depositions?|indictment|testimony|work product",
+    "secrecy": r"confidential\w*|secrets?|secrecy|proprietary|do not (?:forward|distribute|disclose)|internal use only"
+               r"|not for distribution|discretion|sensitive|off the record",
+    "personal": r"love|family|wife|husband|kids|son|daughter|baby|mom|dad|mother|father|birthday|wedding"
+                r"|vacation|holiday|church|friends?|hugs?|miss you|girlfriend|boyfriend|divorce|funeral",
+    "employment": r"r[e\u00e9]sum[e\u00e9]s?|interview\w*|hire|hired|hiring|candidates?|recruit\w*|jobs?|offer letter"
+                  r"|salary|salaries|compensation|bonus(?:es)?|promot\w*|references?|recommendations?"
+                  r"|terminat\w*|layoffs?|laid off|severance|performance review|resign\w*",
+    "health": r"sick|illness|hospital\w*|surgery|doctors?|cancer|diagnos\w*|medical|medications?|therapy"
+              r"|pregnan\w*|disease",
+    "emotion": r"angry|anger|upset|furious|frustrat\w*|ridiculous|stupid|idiots?|damn|hell|crap|sad|sorry|regret\w*"
+               r"|ashamed|embarrass\w*|hate|disgust\w*|terrible|awful|outrage\w*|absurd|pathetic|incompetent|moron",
+}
+CUE_KINDS: tuple[str, ...] = tuple(CUE_PATTERNS)
+CUE_NAMES: tuple[str, ...] = (tuple(f"{k}_body" for k in CUE_KINDS) + tuple(f"{k}_subject" for k in CUE_KINDS)
+                              + ("exclaim",))
+
+# One pass over the text: the named group that matched says which family it is.
+_CUES = re.compile("|".join(rf"\b(?P<{k}>{p})\b" for k, p in CUE_PATTERNS.items()), re.I)
+_EXCLAIM = re.compile(r"!!|\?!|!\?")
+
+
+def cue_counts(text: str) -> dict[str, int]:
+    """How many times each cue family occurs in the text (non-overlapping, left to right)."""
+    out = dict.fromkeys(CUE_KINDS, 0)
+    for m in _CUES.finditer(text):
+        out[m.lastgroup] += 1
+    return out
+
+
+def cue_features(subject: str, body: str) -> dict[str, float]:
+    """log(1 + count) per family in the body, whether the subject carries the family, and
+    log(1 + runs of '!!' / '?!') in the body."""
+    b, s = cue_counts(body), cue_counts(subject)
+    f = {f"{k}_body": math.log1p(v) for k, v in b.items()}
+    f.update({f"{k}_subject": float(v > 0) for k, v in s.items()})
+    f["exclaim"] = math.log1p(len(_EXCLAIM.findall(body)))
+    return f
