@@ -11,6 +11,7 @@ named by one n-gram that fell into it, for explanations.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Optional, Sequence
 
 import numpy as np
@@ -20,17 +21,19 @@ _PRIME = np.uint64(1_000_003)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _stream(texts: Sequence[str], max_chars: int) -> tuple[str, np.ndarray, np.ndarray]:
+def _stream(texts: Sequence[str], max_chars: int, wide: bool = True) -> tuple[str, np.ndarray, np.ndarray]:
     """One string of every text's words, each padded with a space, separated by NUL; the code
-    points; and the document of every position."""
+    points (uint64, or uint32 when not ``wide``); and the document of every position."""
     pieces = []
     for t in texts:
         words = t[:max_chars].lower().split()
         pieces.append(" " + " \0 ".join(words) + " " if words else "")
     big = "\0".join(pieces) + "\0"
-    codes = np.frombuffer(big.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    lens = np.fromiter((len(p) + 1 for p in pieces), dtype=np.int64, count=len(pieces))
-    doc_of = np.repeat(np.arange(len(pieces), dtype=np.int64), lens)
+    codes = np.frombuffer(big.encode("utf-32-le"), dtype=np.uint32)
+    if wide:
+        codes = codes.astype(np.uint64)
+    lens = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)) + 1
+    doc_of = np.repeat(np.arange(len(pieces), dtype=np.int64 if wide else np.int32), lens)
     return big, codes, doc_of
 
 
@@ -62,6 +65,77 @@ def hashed_ngrams(texts: Sequence[str], ngram_range: tuple[int, int], n_bits: in
     return (docs, buckets, big) if record is not None else (docs, buckets)
 
 
+def _vocab_keys(texts: Sequence[str], ngram_range: tuple[int, int], n_bits: int, max_chars: int,
+                lut: np.ndarray, n_cols: int) -> np.ndarray:
+    """doc index * n_cols + column of every character n-gram of the texts whose bucket is in the
+    vocabulary (``lut``: bucket -> column or -1): the pairs :func:`hashed_ngrams` gives, looked
+    up, in another order. Hashes are computed only where an n-gram fits: the positions valid for
+    n are those valid for n - 1 whose next code point is not a NUL (every text ends with one),
+    and each step extends their hashes by that code point (the same uint64 arithmetic)."""
+    _big, codes, doc_of = _stream(texts, max_chars, wide=False)
+    lo, hi = ngram_range
+    shift = np.uint64(64 - n_bits)
+    pos = np.flatnonzero(codes).astype(np.int32 if len(codes) < 2**31 else np.int64)
+    h = codes[pos].astype(np.uint64)
+    keys = []
+    for n in range(1, hi + 1):
+        if n > 1:
+            c = codes[pos + (n - 1)]
+            keep = c != 0
+            pos, h = pos[keep], h[keep]
+            h *= _PRIME
+            h += c[keep]
+        if n < lo or not len(pos):
+            continue
+        b = h ^ np.uint64(n * 0x51ED27)
+        b *= _MIX
+        b >>= shift
+        col = lut[b.astype(np.intp)]
+        ok = col >= 0
+        k = doc_of[pos[ok]].astype(np.int64)
+        k *= n_cols
+        k += col[ok]
+        keys.append(k)
+    return np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+
+
+def counts_from_keys(key: np.ndarray, n_rows: int, n_cols: int) -> sp.csr_matrix:
+    """How often each row * n_cols + col key occurs, as a float32 CSR matrix in canonical form
+    (sorted indices, no duplicates): the matrix ``csr_matrix((ones, (rows, cols)))`` gives after
+    ``sum_duplicates()``, from one vectorised sort instead of a sort per row. ``key`` is sorted
+    in place."""
+    key.sort()
+    if len(key):
+        first = np.empty(len(key), dtype=bool)
+        first[0] = True
+        np.not_equal(key[1:], key[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        key = key[starts]
+        ends = np.empty_like(starts)
+        ends[:-1] = starts[1:]
+        ends[-1] = len(first)
+        ends -= starts
+        data = ends.astype(np.float32)
+    else:
+        data = np.zeros(0, dtype=np.float32)
+    r = key // n_cols
+    key -= r * n_cols
+    idx = np.int32 if max(n_cols, len(key)) < np.iinfo(np.int32).max else np.int64
+    indptr = np.zeros(n_rows + 1, dtype=idx)
+    np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
+    m = sp.csr_matrix((data, key.astype(idx), indptr), shape=(n_rows, n_cols))
+    m.has_sorted_indices = True
+    m.has_canonical_format = True
+    return m
+
+
+def counts_matrix(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> sp.csr_matrix:
+    """:func:`counts_from_keys` of (row, col) pairs."""
+    key = rows.astype(np.int64) * n_cols
+    key += cols
+    return counts_from_keys(key, n_rows, n_cols)
+
+
 class HashedCharTfidf:
     """Fitted character n-gram TF-IDF on hashed buckets (see the module docstring)."""
 
@@ -81,7 +155,7 @@ class HashedCharTfidf:
         size = 1 << self.n_bits
         first, first_n = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int8)
         docs, buckets, big = hashed_ngrams(texts, self.ngram_range, self.n_bits, self.max_chars, (first, first_n))
-        counts = self._counts(docs, buckets, n, size)
+        counts = counts_matrix(docs, buckets, n, size)
         del docs, buckets
         df = np.bincount(counts.indices, minlength=size)
         total = np.bincount(counts.indices, weights=counts.data, minlength=size)
@@ -116,10 +190,8 @@ class HashedCharTfidf:
         return _tfidf(counts, self.idf_)
 
     def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
-        docs, buckets = hashed_ngrams(texts, self.ngram_range, self.n_bits, self.max_chars)
-        cols = self._lookup()[buckets]
-        ok = cols >= 0
-        return self._tfidf(self._counts(docs[ok], cols[ok], len(texts), len(self.buckets_)))
+        keys = _vocab_keys(texts, self.ngram_range, self.n_bits, self.max_chars, self._lookup(), len(self.buckets_))
+        return self._tfidf(counts_from_keys(keys, len(texts), len(self.buckets_)))
 
     def get_feature_names_out(self) -> np.ndarray:
         return np.asarray(self.names_, dtype=object)
@@ -168,14 +240,15 @@ class WordTfidf:
         vocab = self.vocabulary_
         get = vocab.get
         indices: list[int] = []
-        indptr = [0]
+        lens = []
         for t in texts:
-            indices.extend(j for j in map(get, self._tokens(t)) if j is not None)
-            indptr.append(len(indices))
-        counts = sp.csr_matrix((np.ones(len(indices), dtype=np.float32), np.asarray(indices, dtype=np.int64),
-                                np.asarray(indptr, dtype=np.int64)), shape=(len(texts), len(vocab)))
-        counts.sum_duplicates()
-        return _tfidf(counts, self.idf_)
+            toks = self._tokens(t)
+            indices += map(get, toks, repeat(-1, len(toks)))  # column, or -1 out of vocabulary
+            lens.append(len(toks))
+        cols = np.array(indices, dtype=np.int64)
+        ok = cols >= 0
+        rows = np.repeat(np.arange(len(texts), dtype=np.int64), lens)[ok]
+        return _tfidf(counts_matrix(rows, cols[ok], len(texts), len(vocab)), self.idf_)
 
     def get_feature_names_out(self) -> np.ndarray:
         return self.names_
