@@ -57,3 +57,9 @@ def cue_features(subject: str, body: str) -> dict[str, float]:
     f.update({f"{k}_subject": float(v > 0) for k, v in s.items()})
     f["exclaim"] = math.log1p(len(_EXCLAIM.findall(body)))
     return f
+
+
+def cue_hits(text: str, field: str = "body") -> list[dict]:
+    """Every cue word in the text with its family and character offsets (for highlighting)."""
+    return [{"kind": m.lastgroup, "field": field, "start": m.start(), "end": m.end(), "text": m.group()}
+            for m in _CUES.finditer(text)]

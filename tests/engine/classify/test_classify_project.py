@@ -76,6 +76,13 @@ def test_train_score_explain(project):
     assert kinds == {("payment_card", "body"), ("phone", "body")}
     for h in ex["pii"]:
         assert body[h["start"]:h["end"]] == h["text"]
+    # cue words: every hit points at its text in the stored field, and the kinds match the text
+    subject = s.document("m3@corp.com")["subject"]
+    for h in ex["cues"]:
+        assert {"subject": subject, "body": body}[h["field"]][h["start"]:h["end"]] == h["text"]
+    from sasc_desktop.engine.classify.cues import cue_counts
+    body_kinds = sorted(h["kind"] for h in ex["cues"] if h["field"] == "body")
+    assert body_kinds == sorted(k for k, v in cue_counts(body).items() for _ in range(v)) and body_kinds
 
 
 def test_incremental_retrain_and_format_check(project):
