@@ -243,7 +243,8 @@ def _pretty(name: str) -> tuple[str, str]:
 def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]:
     """Why the persona's model scores this document as it does: the features pushing it towards
     sensitive (and away), with weights (feature value x coefficient), and PII hits with
-    character offsets into the field they were found in ("subject", "body", "attachment:<name>")."""
+    character offsets into the field they were found in ("subject", "body", "attachment:<name>"), and
+    the sensitivity cue words (legal, secrecy, ...) with their offsets in the subject and body."""
     model = load_model(session, persona)
     doc = session._row(doc_id)
     doc_id = doc["doc_id"]
@@ -261,9 +262,11 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
     for a in session.store.con.execute("SELECT name, text FROM attachments WHERE message = ? ORDER BY ord", (doc["id"],)):
         if a[1]:
             pii += [h.to_json() for h in detect_pii(a[1], f"attachment:{a[0]}")]
+    from .cues import cue_hits
+    cues = cue_hits(doc["subject"] or "", "subject") + cue_hits(doc["body"] or "", "body")
     return {"doc_id": doc_id, "persona": persona, "probability": prob, "threshold": float(model.threshold_),
             "sensitive": prob >= model.threshold_, "towards_sensitive": towards, "towards_not_sensitive": against,
-            "pii": pii}
+            "pii": pii, "cues": cues}
 
 
 # ------------------------------------------------------------------------------ honest evaluation
