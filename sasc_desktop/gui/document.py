@@ -3,15 +3,18 @@ extracted text, and the thread. Mail is shown as text; nothing remote is ever lo
 from __future__ import annotations
 
 import html
+import logging
 from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSplitter,
                                QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
+from ..engine.errors import SascError
+from .evidence import HIGHLIGHT, QUERY, Mark, field_marks, merged_html, sensitivity_html
 from .models import short_date
 
-HIGHLIGHT = "background-color:#ffe066;color:#000;"
+log = logging.getLogger("sasc_desktop.gui")
 
 
 class SafeBrowser(QTextBrowser):
@@ -32,22 +35,18 @@ class SafeBrowser(QTextBrowser):
         self.refused.append(QUrl(url).toString())
 
 
-def highlighted_html(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """Escaped text with the given character spans marked; whitespace kept."""
-    out, pos = [], 0
-    for start, end in sorted(spans):
-        if start < pos or end <= start:
-            continue
-        out.append(html.escape(text[pos:start]))
-        out.append(f'<span style="{HIGHLIGHT}">{html.escape(text[start:end])}</span>')
-        pos = end
-    out.append(html.escape(text[pos:]))
-    return "".join(out)
+def query_marks(spans: Sequence[tuple[int, int]]) -> list[Mark]:
+    return [Mark(int(a), int(b), QUERY) for a, b in spans]
 
 
-def text_page(text: str, spans: Sequence[tuple[int, int]] = ()) -> str:
+def highlighted_html(text: str, spans: Sequence[tuple[int, int]], marks: Sequence[Mark] = ()) -> str:
+    """Escaped text with the query-term spans (and any evidence marks) highlighted; whitespace kept."""
+    return merged_html(text, query_marks(spans) + list(marks))
+
+
+def text_page(text: str, spans: Sequence[tuple[int, int]] = (), marks: Sequence[Mark] = ()) -> str:
     return ('<pre style="white-space:pre-wrap;font-family:sans-serif;font-size:10.5pt;margin:6px">'
-            + highlighted_html(text, spans) + "</pre>")
+            + highlighted_html(text, spans, marks) + "</pre>")
 
 
 def _size(n: Optional[int]) -> str:
@@ -73,6 +72,16 @@ class DocumentView(QWidget):
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.header.setWordWrap(True)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.sensitivity = QLabel()
+        self.sensitivity.setObjectName("sensitivityPanel")
+        self.sensitivity.setTextFormat(Qt.TextFormat.RichText)
+        self.sensitivity.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sensitivity.setWordWrap(True)
+        self.sensitivity.setStyleSheet("QLabel#sensitivityPanel { background:#f6f6f4; border:1px solid #ddd;"
+                                       " border-radius:3px; padding:4px 6px; }")
+        self.sensitivity.setToolTip("The active persona's sensitivity classifier: its probability for this "
+                                    "message and the features pushing it towards sensitive. Personal "
+                                    "information and cue words are highlighted in the text (hover for the kind).")
         self.body = SafeBrowser()
         self.body.setObjectName("docBody")
 
@@ -111,6 +120,7 @@ class DocumentView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.header)
+        layout.addWidget(self.sensitivity)
         layout.addWidget(self.tabs, 1)
         self.clear()
 
@@ -118,6 +128,8 @@ class DocumentView(QWidget):
     def clear(self, message: str = "Open a search result to read it here.") -> None:
         self.doc = None
         self.header.setText(f'<span style="color:#666">{html.escape(message)}</span>')
+        self.sensitivity.setText("")
+        self.sensitivity.hide()
         self.body.setHtml("")
         self.attachments.clear()
         self.attachment_text.setHtml("")
@@ -130,17 +142,22 @@ class DocumentView(QWidget):
     def show_document(self, payload: dict[str, Any]) -> None:
         doc = payload["doc"]
         self.doc = payload
-        rows = [("Subject", doc.get("subject") or "(no subject)", payload.get("subject_spans", ())),
-                ("From", doc.get("from") or "", ()), ("To", doc.get("to") or "", ()),
-                ("Cc", doc.get("cc") or "", ()), ("Bcc", doc.get("bcc") or "", ()),
-                ("Date", short_date(doc.get("date")) or "(no date)", ())]
+        sens = payload.get("sensitivity")
+        explanation = (sens or {}).get("explanation")
+        subject = doc.get("subject") or ""
+        rows = [("Subject", subject or "(no subject)", payload.get("subject_spans", ()),
+                 field_marks(explanation, "subject", subject)),
+                ("From", doc.get("from") or "", (), []), ("To", doc.get("to") or "", (), []),
+                ("Cc", doc.get("cc") or "", (), []), ("Bcc", doc.get("bcc") or "", (), []),
+                ("Date", short_date(doc.get("date")) or "(no date)", (), [])]
         lines = []
-        for name, value, spans in rows:
+        for name, value, spans, marks in rows:
             if not value and name in ("Cc", "Bcc"):
                 continue
             if len(value) > 400:
                 value, spans = value[:400] + " …", [s for s in spans if s[1] <= 400]
-            shown = highlighted_html(value, spans)
+                marks = [m for m in marks if m.end <= 400]
+            shown = highlighted_html(value, spans, marks)
             if name == "Subject":
                 lines.append(f'<span style="font-size:13pt;font-weight:600">{shown}</span>')
             else:
@@ -153,7 +170,12 @@ class DocumentView(QWidget):
         if notes:
             lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
         self.header.setText("<br>".join(lines))
-        self.body.setHtml(text_page(doc.get("body") or "(empty message)", payload.get("body_spans", ())))
+        panel = sensitivity_html(sens)
+        self.sensitivity.setText(panel)
+        self.sensitivity.setVisible(bool(panel))
+        body = doc.get("body") or ""
+        self.body.setHtml(text_page(body or "(empty message)", payload.get("body_spans", ()),
+                                    field_marks(explanation, "body", body)))
 
         self.attachments.clear()
         for i, a in enumerate(doc.get("attachments", [])):
@@ -196,7 +218,9 @@ class DocumentView(QWidget):
         text = a.get("text")
         spans = self.doc.get("attachment_spans", {}).get(row, ())
         if text:
-            self.attachment_text.setHtml(text_page(text, spans))
+            explanation = (self.doc.get("sensitivity") or {}).get("explanation")
+            marks = field_marks(explanation, f"attachment:{a.get('name')}", text)
+            self.attachment_text.setHtml(text_page(text, spans, marks))
         else:
             self.attachment_text.setHtml(text_page(f"No text was extracted from {a.get('name')} ({a.get('mime_type')})."))
 
@@ -219,8 +243,21 @@ class DocumentView(QWidget):
             self.open_requested.emit(ids[j])
 
 
+def load_sensitivity(session) -> Optional[dict[str, Any]]:
+    """Runs on the worker thread: which persona to explain for (the active one, else the
+    project's first), or None when the project has no personas."""
+    personas = session.personas()
+    if not personas:
+        return None
+    active = session.settings().get("active_persona")
+    chosen = next((p for p in personas if p["id"] == active), personas[0])
+    return {"persona": chosen["id"], "persona_name": chosen.get("name") or chosen["id"],
+            "train_hint": f"{session.root} --persona {chosen['id']}", "explanation": None}
+
+
 def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
-    """Runs on the worker thread: the document and its highlight spans, as plain data."""
+    """Runs on the worker thread: the document, its highlight spans and the active persona's
+    sensitivity explanation (PII hits and cue words with offsets), as plain data."""
     doc = session.document(doc_id)
     terms = list(terms)
     payload: dict[str, Any] = {"doc": doc, "terms": terms}
@@ -229,4 +266,19 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
         payload["subject_spans"] = session.highlight_spans(doc.get("subject") or "", terms)
         payload["attachment_spans"] = {i: session.highlight_spans(a.get("text") or "", terms)
                                        for i, a in enumerate(doc.get("attachments", [])) if a.get("text")}
+    payload["sensitivity"] = sens = None
+    try:
+        sens = load_sensitivity(session)
+        if sens is not None:
+            from ..engine.classify import NoModelError
+            try:
+                sens["explanation"] = session.explain_sensitivity(doc["doc_id"], sens["persona"])
+            except NoModelError:
+                pass  # the quiet "no model yet" line
+    except SascError as exc:  # evidence is extra: the message itself still opens
+        sens = dict(sens or {"persona": "?"}, error=str(exc))
+    except Exception as exc:
+        log.exception("the sensitivity explanation failed for %s", doc_id)
+        sens = dict(sens or {"persona": "?"}, error=f"the explanation failed ({type(exc).__name__}); see the log")
+    payload["sensitivity"] = sens
     return payload

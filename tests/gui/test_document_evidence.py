@@ -1,0 +1,235 @@
+"""The document view shows the sensitivity classifier's evidence: the persona's probability and
+the features pushing towards sensitive, and PII hits and cue words highlighted in the text.
+Real projects with real trained models (no mocks); the HTML merge is checked exactly and by a
+hypothesis property."""
+from __future__ import annotations
+
+import html
+import re
+from email.utils import format_datetime
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QMessageBox
+
+from sasc_desktop.engine.session import Session
+from sasc_desktop.gui.evidence import (COLOURS, CUE, PII, QUERY, Mark, feature_label, merged_html, percent,
+                                       sensitivity_html)
+
+from gui_support import make_mbox, wait_idle
+
+CARD = "4111 1111 1111 1111"
+SPECIAL_BODY = (f"Please keep this confidential.\nMy card is {CARD} for the salary advance.\n"
+                "Tell my lawyer <soon> & thanks.\n")
+
+
+def _special_mbox(path):
+    date = format_datetime(datetime(2001, 5, 1, 9, 0, tzinfo=timezone.utc))
+    path.write_text("From holly@example.com Tue May  1 09:00:00 2001\n"
+                    "From: Holly <holly@example.com>\nTo: Person 1 <person1@example.com>\n"
+                    f"Subject: Confidential salary advance\nDate: {date}\nMessage-ID: <special@example.com>\n\n"
+                    + SPECIAL_BODY + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A real project of 121 messages, two personas, a model trained for the first only."""
+    from sasc_desktop.engine.classify import train
+    from sasc_desktop.engine.project.judgments import save_personas, save_sensitivity
+    tmp = tmp_path_factory.mktemp("evidence")
+    root = tmp / "project"
+    with Session.create(root) as s:
+        s.ingest([make_mbox(tmp / "s.mbox", 120), _special_mbox(tmp / "special.mbox")], workers=0)
+        save_personas(s.store, [{"id": "holly-palmer", "name": "Holly Palmer"}, {"id": "second", "name": "Second Reader"}])
+        docs = [(r[0], r[1]) for r in s.store.con.execute("SELECT doc_id, body FROM messages")]
+        save_sensitivity(s.store, [("holly-palmer", "", d, int(any(w in b for w in ("salary", "doctor", "card"))))
+                                   for d, b in docs])
+        train(s, "holly-palmer")
+        s.update_settings(active_persona="holly-palmer")
+        special = s.store.con.execute("SELECT doc_id FROM messages WHERE body LIKE ?", (f"%{CARD}%",)).fetchone()[0]
+        plain = docs[0][0]
+        expected = {d: s.explain_sensitivity(d, "holly-palmer") for d in (special, plain)}
+    return {"root": root, "special": special, "plain": plain, "explain": expected}
+
+
+def open_project(qtbot, win, root):
+    with qtbot.waitSignal(win.project_loaded, timeout=60_000):
+        win.open_project(root)
+    wait_idle(qtbot, win)
+
+
+def open_doc(qtbot, win, doc_id):
+    with qtbot.waitSignal(win.document_shown, timeout=60_000):
+        win.open_document(doc_id)
+    wait_idle(qtbot, win)
+
+
+def char_format(browser, pos):
+    """The character format of the character at ``pos`` of the browser's plain text."""
+    c = QTextCursor(browser.document())
+    c.setPosition(pos + 1)
+    return c.charFormat()
+
+
+def background(browser, pos) -> str:
+    fmt = char_format(browser, pos)
+    return fmt.background().color().name() if fmt.background().style() != 0 else ""
+
+
+# ------------------------------------------------------------------------------- the merge, exactly
+def test_merged_html_exact_for_overlaps():
+    q, p, c = COLOURS[QUERY], COLOURS[PII], COLOURS[CUE]
+    # query only: the old highlight, with a tooltip
+    assert merged_html("a budget b", [Mark(2, 8, QUERY)]) == (
+        f'a <span style="background-color:{q};color:#000;" title="search term">budget</span> b')
+    # a query term inside a PII hit, a cue overlapping its end; text with markup characters escaped
+    text = "x<1234&5678>y"
+    got = merged_html(text, [Mark(1, 12, PII, "PII: card"), Mark(3, 5, QUERY), Mark(10, 13, CUE, "cue: legal")])
+    assert got == ("x"
+                   f'<span style="background-color:{p};color:#000;" title="PII: card">&lt;1</span>'
+                   f'<span style="background-color:{p};color:#000;text-decoration:underline;" '
+                   f'title="PII: card; search term">23</span>'
+                   f'<span style="background-color:{p};color:#000;" title="PII: card">4&amp;567</span>'
+                   f'<span style="background-color:{p};color:#000;" title="PII: card; cue: legal">8&gt;</span>'
+                   f'<span style="background-color:{c};color:#000;" title="cue: legal">y</span>')
+    # overlapping query spans join; out-of-range and empty marks are clipped or dropped; unknown layers ignored
+    assert merged_html("abcdef", [Mark(0, 3, QUERY), Mark(2, 4, QUERY), Mark(5, 5, PII), Mark(4, 99, "other"),
+                                  Mark(-3, 1, QUERY)]) == (
+        f'<span style="background-color:{q};color:#000;" title="search term">abcd</span>ef')
+    assert merged_html("", [Mark(0, 3, PII)]) == ""
+    # a tooltip label with quotes cannot break the attribute
+    assert merged_html("ab", [Mark(0, 1, CUE, 'a "b" <c>')]) == (
+        f'<span style="background-color:{c};color:#000;" title="a &quot;b&quot; &lt;c&gt;">a</span>b')
+
+
+_PIECE = re.compile(r'<span style="([^"]*)" title="[^"]*">([^<]*)</span>|([^<]+)')
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab <>&\"'\n\té€")), max_size=40),
+       st.lists(st.tuples(st.integers(-5, 45), st.integers(-5, 45), st.sampled_from([QUERY, PII, CUE]),
+                          st.sampled_from(["", "PII: card", 'cue: <"x">'])), max_size=8))
+def test_merged_html_round_trips_and_colours_every_covered_character(text, raw):
+    marks = [Mark(a, b, layer, label) for a, b, layer, label in raw]
+    out = merged_html(text, marks)
+    # stripping the tags and unescaping gives back the original text, character for character
+    assert html.unescape(re.sub(r"<[^>]*>", "", out)) == text
+    # flat, well-formed spans only: the whole output is a sequence of pieces, no nesting
+    pieces = list(_PIECE.finditer(out))
+    assert "".join(m.group(0) for m in pieces) == out
+    # each character has the colour of the strongest mark covering it (oracle: per character)
+    shown = []
+    for m in pieces:
+        chunk = html.unescape(m.group(2) if m.group(3) is None else m.group(3))
+        shown += [m.group(1) if m.group(3) is None else None] * len(chunk)
+    for i in range(len(text)):
+        layers = {mk.layer for mk in marks if max(0, mk.start) <= i < min(len(text), mk.end)}
+        if not layers:
+            assert shown[i] is None
+        else:
+            top = PII if PII in layers else CUE if CUE in layers else QUERY
+            assert shown[i].startswith(f"background-color:{COLOURS[top]};")
+            assert ("underline" in shown[i]) == (top != QUERY and QUERY in layers)
+
+
+def test_feature_labels_read_like_words():
+    assert feature_label("body", "salary") == "body word “salary”"
+    assert feature_label("cue", "legal_body") == "cue words: legal (body)"
+    assert feature_label("pii", "payment_card_count") == "personal information: payment card"
+    assert feature_label("meta", "has_attachments") == "message: has attachments"
+    assert percent(0.4567) == "45.7%"
+
+
+# ------------------------------------------------------------------------------- in the window
+def test_panel_shows_the_probability_and_top_features(qtbot, window, trained):
+    open_project(qtbot, window, trained["root"])
+    for doc_id in (trained["plain"], trained["special"]):
+        e = trained["explain"][doc_id]
+        open_doc(qtbot, window, doc_id)
+        panel = window.doc_view.sensitivity
+        assert panel.isVisible()
+        assert window.doc_view.doc["sensitivity"]["explanation"]["probability"] == e["probability"]
+        text = panel.text()
+        assert f"{100 * e['probability']:.1f}%" in text
+        assert "Holly Palmer" in text
+        verdict = "likely sensitive" if e["sensitive"] else "likely releasable"
+        assert verdict in text and ({"likely sensitive", "likely releasable"} - {verdict}).pop() not in text
+        assert f"threshold {100 * e['threshold']:.1f}%" in text
+        feats = [feature_label(f["block"], f["name"]) for f in e["towards_sensitive"][:5]]
+        assert html.escape(", ".join(feats)) in text
+        if len(e["towards_sensitive"]) > 5:
+            sixth = feature_label(e["towards_sensitive"][5]["block"], e["towards_sensitive"][5]["name"])
+            assert html.escape(sixth) not in text.split("Towards sensitive:")[1].split("<br>")[0].split(", ")
+        assert text == sensitivity_html(window.doc_view.doc["sensitivity"])
+    assert trained["explain"][trained["special"]]["sensitive"]  # the card message is the sensitive kind
+
+
+def test_pii_and_cue_words_are_highlighted_at_exactly_their_text(qtbot, window, trained):
+    open_project(qtbot, window, trained["root"])
+    window.search_panel.query_box.setEditText("salary")
+    with qtbot.waitSignal(window.search_done, timeout=30_000):
+        window.search_panel.submit()
+    wait_idle(qtbot, window)
+    open_doc(qtbot, window, trained["special"])
+    body = window.doc_view.body
+    plain = body.toPlainText()
+    assert plain == SPECIAL_BODY.rstrip("\n") or plain == SPECIAL_BODY  # no character lost or doubled
+    e = trained["explain"][trained["special"]]
+    card = [h for h in e["pii"] if h["kind"] == "payment_card" and h["field"] == "body"]
+    assert [(h["text"]) for h in card] == [CARD]
+    start = plain.index(CARD)
+    assert (card[0]["start"], card[0]["end"]) == (start, start + len(CARD))
+    for i in range(start, start + len(CARD)):
+        assert background(body, i) == COLOURS[PII]
+        assert char_format(body, i).toolTip() == "PII: payment card"
+    assert background(body, start - 1) != COLOURS[PII]
+    assert background(body, start + len(CARD)) != COLOURS[PII]
+    # cue words in soft orange, the query term "salary" (also an employment cue) underlined on it
+    conf = plain.index("confidential")
+    assert {background(body, i) for i in range(conf, conf + len("confidential"))} == {COLOURS[CUE]}
+    assert char_format(body, conf).toolTip() == "cue: secrecy"
+    sal = plain.index("salary")
+    assert background(body, sal) == COLOURS[CUE]
+    assert char_format(body, sal).fontUnderline()
+    assert char_format(body, sal).toolTip() == "cue: employment; search term"
+    lawyer = plain.index("lawyer")
+    assert background(body, lawyer) == COLOURS[CUE] and char_format(body, lawyer).toolTip() == "cue: legal"
+    assert background(body, plain.index("Tell")) == ""
+    # the subject in the header: the cue word and the query term, colours as in the body
+    header = window.doc_view.header.text()
+    assert (f'<span style="background-color:{COLOURS[CUE]};color:#000;" title="cue: secrecy">Confidential</span>'
+            in header)
+    assert f'title="cue: employment; search term">salary</span>' in header
+    window.doc_view.grab()
+
+
+def test_no_model_shows_a_quiet_line_not_a_dialog(qtbot, window, project, monkeypatch):
+    from sasc_desktop.engine.project.judgments import save_personas
+    with Session.open(project) as s:
+        save_personas(s.store, [{"id": "holly-palmer", "name": "Holly Palmer"}])
+        doc_id = s.store.con.execute("SELECT doc_id FROM messages ORDER BY id LIMIT 1").fetchone()[0]
+    dialogs = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: dialogs.append(self.text()) or 0)
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: dialogs.append(a))
+    open_project(qtbot, window, project)
+    open_doc(qtbot, window, doc_id)
+    panel = window.doc_view.sensitivity
+    assert panel.isVisible()
+    assert panel.text() == ('<span style="color:#666">No sensitivity model for Holly Palmer yet (train one with: '
+                            f'sasc classify train {html.escape(str(project))} --persona holly-palmer)</span>')
+    assert dialogs == []
+    assert window.doc_view.doc["doc"]["doc_id"] == doc_id  # the message itself still shows
+    assert "background-color:#ffb3b3" not in window.doc_view.body.toHtml()
+
+
+def test_no_personas_no_panel(qtbot, window, project):
+    with Session.open(project) as s:
+        doc_id = s.store.con.execute("SELECT doc_id FROM messages ORDER BY id LIMIT 1").fetchone()[0]
+    open_project(qtbot, window, project)
+    open_doc(qtbot, window, doc_id)
+    assert window.doc_view.doc["sensitivity"] is None
+    assert not window.doc_view.sensitivity.isVisible()
+    assert window.doc_view.sensitivity.text() == ""
