@@ -316,7 +316,8 @@ class FeatureSpace:
     def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
         chunks = _chunks(docs)
         if len(chunks) > 1:
-            parts = _parallel(_dense_rows, [(self.internal_domains_, self.central_, c) for c in chunks])
+            parts = _parallel(_dense_rows, [(self.internal_domains_, self.central_, c) for c in chunks[:-1]],
+                              lambda: _dense_rows((self.internal_domains_, self.central_, chunks[-1])))
             if parts is not None:
                 return np.vstack(parts)
         return _dense_rows((self.internal_domains_, self.central_, docs))
@@ -330,13 +331,50 @@ class FeatureSpace:
         return sp.csr_matrix((z * scale).astype(np.float32))
 
     def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
-        """Feature rows for these messages; large batches are split over worker processes."""
+        """Feature rows for these messages; large batches are split over worker processes (this
+        process working on the last share meanwhile)."""
         chunks = _chunks(docs)
         if len(chunks) > 1:
-            parts = _parallel(_transform_chunk, [(self, c) for c in chunks])
+            payload = self._payload()
+            parts = _parallel(_transform_chunk, [(payload, c) for c in chunks[:-1]],
+                              lambda: self._transform(chunks[-1]))
             if parts is not None:
                 return sp.vstack(parts, format="csr", dtype=np.float32)
         return self._transform(docs)
+
+    def transform_store(self, store, ids: Optional[Sequence[int]] = None) -> tuple[np.ndarray, sp.csr_matrix]:
+        """(message row ids, feature rows) of the project's messages (all, by id, or these row
+        ids in this order), read from the store and transformed. Large sets are split into
+        shares of about equal text; worker processes read and transform their own shares from
+        the database file (no message text is pickled) while this process does the last."""
+        con = store.con
+        if ids is None:
+            sizes = con.execute("SELECT id, length(subject) + length(body) FROM messages ORDER BY id").fetchall()
+            row_ids = np.array([r[0] for r in sizes], dtype=np.int64)
+            shares = _shares(np.array([r[1] or 0 for r in sizes], dtype=np.int64))
+            if len(shares) > 1:
+                payload, path = self._payload(), str(store.path)
+                ranges = [(int(row_ids[a]), int(row_ids[b - 1])) for a, b in shares]
+                ranges[-1] = (ranges[-1][0], None)  # the last share takes any message added since
+                parts = _parallel(_transform_range, [(payload, path, lo, hi) for lo, hi in ranges[:-1]],
+                                  lambda: _transform_range((self, con, *ranges[-1])))
+                if parts is not None:
+                    return (np.concatenate([i for i, _ in parts]),
+                            sp.vstack([x for _, x in parts], format="csr", dtype=np.float32))
+            return _transform_range((self, con, None, None))
+        ids = list(ids)
+        return np.array(ids, dtype=np.int64), self.transform([d for _, d in load_docs(store, ids)])
+
+    def _payload(self) -> tuple[str, bytes]:
+        """(key, pickled bytes) of this fitted space, for workers: each unpickles a space once
+        and keeps it under its key."""
+        got = self.__dict__.get("_payload_cache")
+        if got is None:
+            blob = self.__getstate__()["_blob"]
+            got = (hashlib.sha1(blob).hexdigest(), blob)
+            if hasattr(self, "names_"):
+                self.__dict__["_payload_cache"] = got
+        return got
 
     def _transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
         w = self.options.weights
@@ -347,19 +385,25 @@ class FeatureSpace:
                 blocks.append(sp.csr_matrix((len(docs), 0), dtype=np.float32))
             else:
                 blocks.append(vec.transform([TEXT_OF[name](d) for d in docs]) * w[name])
-        blocks.append(self._dense_scaled(self._dense_raw(docs)))
+        blocks.append(self._dense_scaled(_dense_rows((self.internal_domains_, self.central_, docs))))
         return sp.hstack(blocks, format="csr", dtype=np.float32)
 
 
 # ------------------------------------------------------------------------------ worker processes
-PARALLEL_MIN_DOCS = 10_000   # below this, starting workers costs more than it saves
+# Below this many messages one process is as fast: a share costs the workers ~10-30 ms to ship
+# and return, and the pool is started once per process (about 0.5 s, then kept).
+PARALLEL_MIN_DOCS = 2_000
 
 
 def _workers() -> int:
-    """Worker processes worth starting: the usable cores when they are idle, else 1 (on a
-    machine already busy, workers only add start-up and pickling: measured at load 8-9 on 2
-    cores, 20,000 messages took 19.9 s over 2 workers and 17.5 s in-process)."""
+    """Shares to split work into: the usable cores (up to 8) unless the machine is already
+    heavily loaded (1-minute load of twice the cores or more), then 1. Workers are started once
+    and kept, and this process works on a share too, so a busy machine costs them little more
+    than the work itself (an earlier pool started per call, with everything pickled, was slower
+    than one process at load 8-9 on 2 cores)."""
     import os
+    if _IN_WORKER:
+        return 1
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -368,31 +412,86 @@ def _workers() -> int:
         busy = os.getloadavg()[0]
     except (AttributeError, OSError):
         busy = 0.0
-    return max(1, min(cpus, 8)) if busy < cpus - 0.5 else 1
+    return max(1, min(cpus, 8)) if busy < 2 * cpus else 1
+
+
+def _shares(sizes: np.ndarray, min_items: Optional[int] = None) -> list[tuple[int, int]]:
+    """[start, end) ranges splitting items of these sizes into ``_workers()`` runs of about
+    equal total size; one range when there are too few items or one worker."""
+    n, w = len(sizes), _workers()
+    if n < (PARALLEL_MIN_DOCS if min_items is None else min_items) or w < 2:
+        return [(0, n)]
+    cum = np.cumsum(sizes.astype(np.float64) + 200.0)  # + fixed cost per message
+    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, w) / w)
+    bounds = [0] + sorted({int(min(max(c, 1), n - 1)) for c in cuts}) + [n]
+    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
 
 def _chunks(docs: Sequence[DocFields]) -> list[Sequence[DocFields]]:
-    w = _workers()
-    if len(docs) < PARALLEL_MIN_DOCS or w < 2:
-        return [docs]
-    size = -(-len(docs) // w)
-    return [docs[i:i + size] for i in range(0, len(docs), size)]
+    sizes = np.fromiter((len(d.subject) + min(len(d.body), MAX_TEXT) for d in docs), dtype=np.int64, count=len(docs))
+    return [docs[a:b] for a, b in _shares(sizes)]
 
 
-def _parallel(fn, args: list) -> Optional[list]:
-    """fn over args in worker processes (from a fork server, safe under a GUI's threads), in
-    order; None when processes cannot be used here (the caller then works in-process)."""
+_POOL = None
+_POOL_SIZE = 0
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(n: int):
+    """The worker pool (started once, from a fork server: safe under a GUI's threads), with at
+    least n processes."""
+    global _POOL, _POOL_SIZE
+    with _POOL_LOCK:
+        if _POOL is None or _POOL_SIZE < n or getattr(_POOL, "_broken", False):
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            if _POOL is not None:
+                _POOL.shutdown(wait=False, cancel_futures=True)
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
+            _POOL, _POOL_SIZE = ProcessPoolExecutor(n, mp_context=ctx), n
+        return _POOL
+
+
+def _parallel(fn, args: list, local=None) -> Optional[list]:
+    """fn over args in worker processes, in order, then ``local()`` (run in this process while
+    the workers work) appended; None when processes cannot be used here (the caller then works
+    in-process)."""
+    from concurrent.futures.process import BrokenProcessPool
     try:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        ctx = multiprocessing.get_context("forkserver") if "forkserver" in multiprocessing.get_all_start_methods() else None
-        with ProcessPoolExecutor(len(args), mp_context=ctx) as pool:
-            return list(pool.map(fn, args))
-    except (OSError, RuntimeError, ValueError):
+        pool = _pool(len(args))
+        futures = [pool.submit(fn, a) for a in args]
+    except (OSError, RuntimeError, ValueError, BrokenProcessPool):
         return None
+    mine = local() if local is not None else None
+    try:
+        out = [f.result() for f in futures]
+    except (OSError, BrokenProcessPool):
+        return None
+    return out + [mine] if local is not None else out
 
 
-def _dense_rows(args) -> np.ndarray:
+_SPACES: dict[str, "FeatureSpace"] = {}   # in a worker: fitted spaces by payload key
+_IN_WORKER = False                         # True in a worker process: it never starts workers
+
+
+def _space_of(payload: tuple[str, bytes]) -> "FeatureSpace":
+    global _IN_WORKER
+    _IN_WORKER = True
+    key, blob = payload
+    space = _SPACES.get(key)
+    if space is None:
+        space = FeatureSpace.__new__(FeatureSpace)
+        space.__setstate__({"_blob": blob})  # the bytes __getstate__ gave
+        if len(_SPACES) >= 4:
+            _SPACES.clear()
+        _SPACES[key] = space
+    return space
+
+
+def _dense_rows_reference(args) -> np.ndarray:
+    """The dense block one message at a time with the plain extractors: the oracle
+    :func:`_dense_rows` is tested against."""
     internal_domains, central, docs = args
     rows = []
     for d in docs:
@@ -406,14 +505,199 @@ def _dense_rows(args) -> np.ndarray:
     return np.asarray(rows, dtype=np.float64).reshape(len(docs), width)
 
 
+_LOG1P = np.array([math.log1p(i) for i in range(4096)])  # math.log1p, as the extractors use
+
+
+def _log1p_counts(counts: np.ndarray) -> np.ndarray:
+    """math.log1p of non-negative integer counts, value for value (numpy's own log1p may differ
+    from the C library's in the last bit)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    if counts.size and counts.max() >= len(_LOG1P):
+        return np.array([math.log1p(v) for v in counts.ravel().tolist()]).reshape(counts.shape)
+    return _LOG1P[counts]
+
+
+class _CueCounter:
+    """:func:`.cues.cue_counts` for a batch of texts, equal to it text for text, without running
+    the combined cue regex over most texts.
+
+    The cue regex is ``\\b(?P<family>alternatives)\\b`` per family. An alternative written with
+    letters, ``\\w``, letter classes, ``(?:letters|...)`` and quantifiers only (a "word"
+    alternative) matches exactly one whole run of word characters, decided by that run alone.
+    Every other alternative (a "phrase": "do not forward") is searched for first; a text where
+    one may match is counted by ``cue_counts`` itself. In every other text each cue match is one
+    word-character run that a word alternative matches in full, the first family in order
+    winning: a lookup per distinct run, memoised."""
+
+    _WORD_ALT = re.compile(r"[^\W\d_](?:[^\W\d_]|\\w|\[[^\W\d_]+\]|\(\?:[^\W\d_]+(?:\|[^\W\d_]+)*\)|[?*+])*")
+    _RUN = re.compile(r"\w+")
+
+    def __init__(self):
+        from . import cues
+        self.kinds = cues.CUE_KINDS
+        self._cue_counts = cues.cue_counts
+        words, phrases = {}, []
+        for kind, pattern in cues.CUE_PATTERNS.items():
+            for alt in _split_alternatives(pattern):
+                if self._WORD_ALT.fullmatch(alt):
+                    words.setdefault(kind, []).append(alt)
+                else:
+                    phrases.append(alt)
+        self._word = re.compile("|".join(f"(?P<{k}>{'|'.join(a)})" for k, a in words.items()), re.I)
+        self._phrase = re.compile(r"\b(?:" + "|".join(phrases) + ")", re.I) if phrases else None
+        self._index = {k: i for i, k in enumerate(self.kinds)}
+        self._memo: dict[str, int] = {}
+
+    def _family(self, run: str) -> int:
+        m = self._word.fullmatch(run)
+        i = self._index[m.lastgroup] if m else len(self.kinds)
+        if len(self._memo) > 500_000:
+            self._memo.clear()
+        self._memo[run] = i
+        return i
+
+    def counts(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), families) counts, as ``cue_counts`` gives them."""
+        k = len(self.kinds)
+        out = np.zeros((len(texts), k), dtype=np.int64)
+        get, family, runs_of, phrase = self._memo.get, self._family, self._RUN.findall, self._phrase
+        fams: list[int] = []
+        lens = []
+        for i, t in enumerate(texts):
+            if phrase is not None and phrase.search(t):
+                c = self._cue_counts(t)
+                out[i] = [c[kind] for kind in self.kinds]
+                lens.append(0)
+                continue
+            runs = runs_of(t)
+            f = list(map(get, runs))
+            if None in f:
+                f = [family(r) if v is None else v for r, v in zip(runs, f)]
+            fams += f
+            lens.append(len(f))
+        rows = np.repeat(np.arange(len(texts), dtype=np.int64), lens)
+        flat = np.bincount(rows * (k + 1) + np.asarray(fams, dtype=np.int64), minlength=len(texts) * (k + 1))
+        out += flat.reshape(len(texts), k + 1)[:, :k]
+        return out
+
+
+def _split_alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a regular expression (outside groups and classes)."""
+    out, depth, in_class, i, start = [], 0, False, 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+_CUE_COUNTER: Optional[_CueCounter] = None
+
+
+def _cue_block(docs: Sequence[DocFields]) -> np.ndarray:
+    """The ``cue:`` columns of :func:`.cues.cue_features` for a batch, in CUE_NAMES order."""
+    global _CUE_COUNTER
+    from .cues import _EXCLAIM
+    if _CUE_COUNTER is None:
+        _CUE_COUNTER = _CueCounter()
+    cc = _CUE_COUNTER
+    bodies = [d.body[:MAX_TEXT] for d in docs]
+    body = _log1p_counts(cc.counts(bodies))
+    subject = (cc.counts([d.subject for d in docs]) > 0).astype(np.float64)
+    exclaim = _log1p_counts([len(_EXCLAIM.findall(b)) for b in bodies])
+    cols = {f"{k}_body": body[:, i] for i, k in enumerate(cc.kinds)}
+    cols.update({f"{k}_subject": subject[:, i] for i, k in enumerate(cc.kinds)})
+    cols["exclaim"] = exclaim
+    return np.column_stack([cols[n] for n in CUE_NAMES]) if len(docs) else np.zeros((0, len(CUE_NAMES)))
+
+
+def _pii_block(docs: Sequence[DocFields]) -> np.ndarray:
+    """The ``pii:`` columns of :func:`pii_features` for a batch, in PII_NAMES order."""
+    from .pii import pii_count_rows
+    counts = pii_count_rows(["\n".join((d.subject, d.body[:MAX_TEXT], d.attachments[:MAX_TEXT])) for d in docs])
+    return np.column_stack([_log1p_counts(counts), (counts.sum(axis=1) > 0).astype(np.float64)])
+
+
+def _dense_rows(args) -> np.ndarray:
+    """The dense block (meta, pii, net, cue) of these messages: equal to
+    :func:`_dense_rows_reference`, with PII and cue counts found batch-wise."""
+    internal_domains, central, docs = args
+    rows = []
+    for d in docs:
+        m = metadata_features(d, internal_domains)
+        n = network_features(d, central)
+        rows.append([m[k] for k in META_NAMES] + [n[k] for k in NET_NAMES])
+    nm = len(META_NAMES)
+    mn = np.asarray(rows, dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
+    return np.hstack([mn[:, :nm], _pii_block(docs), mn[:, nm:], _cue_block(docs)])
+
+
 def _transform_chunk(args) -> sp.csr_matrix:
     space, docs = args
+    if isinstance(space, tuple):
+        space = _space_of(space)
     return space._transform(docs)
+
+
+def _transform_range(args) -> tuple[np.ndarray, sp.csr_matrix]:
+    """(row ids, feature rows) of the messages with row ids lo..hi (None: unbounded), read from
+    an open connection or (in a worker) the project database file."""
+    space, con, lo, hi = args
+    if isinstance(con, str):
+        import sqlite3
+        con = sqlite3.connect(f"file:{con}?mode=ro", uri=True, timeout=30.0)
+        try:
+            ids, docs = _docs_in_range(con, lo, hi)
+        finally:
+            con.close()
+    else:
+        ids, docs = _docs_in_range(con, lo, hi)
+    space = _space_of(space) if isinstance(space, tuple) else space
+    return ids, space._transform(docs)
 
 
 # ------------------------------------------------------------------------------ project access
 _DOC_SQL = ("SELECT id, doc_id, subject, body, n_attachments, date, from_addr, recipients, cc, bcc, "
             "in_reply_to, importance, priority, sensitivity_header FROM messages")
+
+
+def _docs_in_range(con, lo: Optional[int], hi: Optional[int]) -> tuple[np.ndarray, list[DocFields]]:
+    """(row ids, DocFields) of the messages with row ids from lo to hi (None: unbounded), ordered
+    by id: the same records as :func:`load_docs`."""
+    conds, params = [], []
+    for op, v in ((">=", lo), ("<=", hi)):
+        if v is not None:
+            conds.append(f" {{col}} {op} ?")
+            params.append(v)
+    where = (" WHERE" + " AND".join(conds)).format(col="id") if conds else ""
+    rows = con.execute(_DOC_SQL + where + " ORDER BY id", params).fetchall()
+    att_where = "".join(" AND" + c for c in conds).format(col="message")
+    atts: dict[int, list[str]] = {}
+    for mid, text in con.execute("SELECT message, text FROM attachments WHERE text IS NOT NULL" + att_where
+                                 + " ORDER BY message, ord", params):
+        atts.setdefault(mid, []).append(text)
+    return np.array([r[0] for r in rows], dtype=np.int64), [_doc_of(r, atts) for r in rows]
+
+
+def _doc_of(r, atts: dict[int, list[str]]) -> DocFields:
+    return DocFields(doc_id=r[1], subject=r[2] or "", body=r[3] or "", attachments="\n\n".join(atts.get(r[0], ())),
+                     n_attachments=r[4] or 0, date=r[5], from_addr=r[6] or "", to=r[7] or "", cc=r[8] or "",
+                     bcc=r[9] or "", in_reply_to=r[10] or "", importance=r[11] or "", priority=r[12] or "",
+                     sensitivity_header=r[13] or "")
 
 
 def load_docs(store, ids: Optional[Sequence[int]] = None) -> list[tuple[int, DocFields]]:
@@ -436,14 +720,7 @@ def load_docs(store, ids: Optional[Sequence[int]] = None) -> list[tuple[int, Doc
     atts: dict[int, list[str]] = {}
     for mid, text in att_rows:
         atts.setdefault(mid, []).append(text)
-    out = []
-    for r in rows:
-        out.append((r[0], DocFields(doc_id=r[1], subject=r[2] or "", body=r[3] or "",
-                                    attachments="\n\n".join(atts.get(r[0], ())), n_attachments=r[4] or 0,
-                                    date=r[5], from_addr=r[6] or "", to=r[7] or "", cc=r[8] or "", bcc=r[9] or "",
-                                    in_reply_to=r[10] or "", importance=r[11] or "", priority=r[12] or "",
-                                    sensitivity_header=r[13] or "")))
-    return out
+    return [(r[0], _doc_of(r, atts)) for r in rows]
 
 
 def project_internal_domains(session) -> list[str]:
