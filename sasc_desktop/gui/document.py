@@ -266,7 +266,7 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
         payload["subject_spans"] = session.highlight_spans(doc.get("subject") or "", terms)
         payload["attachment_spans"] = {i: session.highlight_spans(a.get("text") or "", terms)
                                        for i, a in enumerate(doc.get("attachments", [])) if a.get("text")}
-    payload["sensitivity"] = sens = None
+    sens = None
     try:
         sens = load_sensitivity(session)
         if sens is not None:

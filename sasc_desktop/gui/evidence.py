@@ -120,7 +120,8 @@ def field_marks(explanation: Optional[dict[str, Any]], field: str, text: str) ->
 
 def legend_html() -> str:
     swatch = '<span style="background-color:{c};color:#000">&nbsp;{t}&nbsp;</span>'
-    return " ".join(swatch.format(c=COLOURS[layer], t=LAYER_NAMES[layer]) for layer in (PII, CUE, QUERY))
+    return (" ".join(swatch.format(c=COLOURS[layer], t=LAYER_NAMES[layer]) for layer in (PII, CUE, QUERY))
+            + ' <span style="color:#888">— hover a highlight for its kind</span>')
 
 
 def sensitivity_html(info: Optional[dict[str, Any]], top: int = 5) -> str:

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextCursor, QTextFormat
 from PySide6.QtWidgets import QMessageBox
 
 from sasc_desktop.engine.session import Session
@@ -76,7 +76,7 @@ def char_format(browser, pos):
 
 def background(browser, pos) -> str:
     fmt = char_format(browser, pos)
-    return fmt.background().color().name() if fmt.background().style() != 0 else ""
+    return fmt.background().color().name() if fmt.hasProperty(QTextFormat.Property.BackgroundBrush) else ""
 
 
 # ------------------------------------------------------------------------------- the merge, exactly
