@@ -233,3 +233,22 @@ def test_no_personas_no_panel(qtbot, window, project):
     assert window.doc_view.doc["sensitivity"] is None
     assert not window.doc_view.sensitivity.isVisible()
     assert window.doc_view.sensitivity.text() == ""
+
+
+def test_the_active_persona_is_explained_not_just_the_first(trained):
+    from sasc_desktop.gui.document import load_document
+    with Session.open(trained["root"]) as s:
+        s.update_settings(active_persona="second")
+        try:
+            sens = load_document(s, trained["plain"], ())["sensitivity"]
+        finally:
+            s.update_settings(active_persona="holly-palmer")
+        assert (sens["persona"], sens["persona_name"], sens["explanation"]) == ("second", "Second Reader", None)
+        assert sensitivity_html(sens).startswith('<span style="color:#666">No sensitivity model for Second Reader yet')
+        s.update_settings(active_persona=None)
+        try:
+            sens = load_document(s, trained["plain"], ["topic"])
+        finally:
+            s.update_settings(active_persona="holly-palmer")
+        assert sens["sensitivity"]["persona"] == "holly-palmer"  # none active: the first persona
+        assert sens["sensitivity"]["explanation"]["probability"] == trained["explain"][trained["plain"]]["probability"]
