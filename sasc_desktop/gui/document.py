@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSplitter,
                                QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
-from .evidence import HIGHLIGHT, QUERY, Mark, field_marks, merged_html, sensitivity_html
+from .evidence import HIGHLIGHT, QUERY, Mark, field_marks, merged_html, sensitivity_html  # noqa: F401 (HIGHLIGHT re-exported)
 from .models import short_date
 
 log = logging.getLogger("sasc_desktop.gui")
