@@ -186,6 +186,21 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     return ModelInfo(**{**asdict(info), "seconds": round(time.perf_counter() - t0, 3)})
 
 
+def score_project(session, persona: str, progress: Optional[Progress] = None) -> int:
+    """Score every message of the project from its stored text with the persona's saved model
+    and store the probabilities (replacing the persona's scores): messages are read, turned into
+    feature rows and scored in parallel shares (see ``FeatureSpace.transform_store``). Returns
+    how many were scored."""
+    progress = ensure(progress)
+    model = load_model(session, persona)
+    row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    progress.update(0, None, "reading and scoring messages")
+    ids, X = model.space_.transform_store(session.store)
+    probs = model.proba_positive(X)
+    _store_scores(session, persona, row[0] if row else 0, ids, probs)
+    return len(ids)
+
+
 _LOCK = threading.Lock()
 _SCORES: dict[tuple[str, str, int], dict[str, float]] = {}
 

@@ -449,8 +449,21 @@ def _pool(n: int):
                 _POOL.shutdown(wait=False, cancel_futures=True)
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
+            if _POOL is None:
+                import atexit
+                atexit.register(_close_pool)
             _POOL, _POOL_SIZE = ProcessPoolExecutor(n, mp_context=ctx), n
         return _POOL
+
+
+def _close_pool() -> None:
+    """Stop the worker processes (at exit: before interpreter teardown, which would otherwise
+    collect the pool half-way and print an ignored exception)."""
+    global _POOL, _POOL_SIZE
+    with _POOL_LOCK:
+        pool, _POOL, _POOL_SIZE = _POOL, None, 0
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _parallel(fn, args: list, local=None) -> Optional[list]:
