@@ -280,6 +280,8 @@ class FeatureSpace:
         self.vectorizers_ = {}
         blocks = []
         share = {"subject": 0.15, "body": 0.6, "attach": 0.25, "chars": 1.0}
+        if len(_chunks(docs)) > 1:
+            _warm_pool()  # workers start while the vocabularies are fitted, ready for the dense block
         for name in TEXT_BLOCKS:
             progress.update(0, None, f"vectorising {name}")
             texts = [TEXT_OF[name](d) for d in docs]
@@ -456,6 +458,22 @@ def _pool(n: int):
         return _POOL
 
 
+def _ready(_=None) -> int:
+    return os.getpid()
+
+
+def _warm_pool() -> None:
+    """Start the worker processes now (they import this module) without waiting for them."""
+    n = _workers() - 1
+    if n >= 1:
+        try:
+            pool = _pool(n)
+            for _ in range(n):
+                pool.submit(_ready)
+        except (OSError, RuntimeError, ValueError):
+            pass
+
+
 def _close_pool() -> None:
     """Stop the worker processes (at exit: before interpreter teardown, which would otherwise
     collect the pool half-way and print an ignored exception)."""
@@ -537,12 +555,15 @@ class _CueCounter:
     The cue regex is ``\\b(?P<family>alternatives)\\b`` per family. An alternative written with
     letters, ``\\w``, letter classes, ``(?:letters|...)`` and quantifiers only (a "word"
     alternative) matches exactly one whole run of word characters, decided by that run alone.
-    Every other alternative (a "phrase": "do not forward") is searched for first; a text where
-    one may match is counted by ``cue_counts`` itself. In every other text each cue match is one
-    word-character run that a word alternative matches in full, the first family in order
-    winning: a lookup per distinct run, memoised."""
+    Every other alternative (a "phrase": "do not forward") is searched for first (in ASCII text,
+    where matching case-insensitively is lower-casing, only when the lower-cased text contains
+    the phrase's literal beginning); a text where one may match is counted by ``cue_counts``
+    itself. In every other text each cue match is one word-character run that a word
+    alternative matches in full, the first family in order winning: a lookup per distinct run,
+    memoised."""
 
-    _WORD_ALT = re.compile(r"[^\W\d_](?:[^\W\d_]|\\w|\[[^\W\d_]+\]|\(\?:[^\W\d_]+(?:\|[^\W\d_]+)*\)|[?*+])*")
+    _WORD_ALT = re.compile(r"[^\W\d_](?:[^\W\d_]|\\w|\[(?:[^\W\d_]|\\u[0-9a-fA-F]{4})+\]"
+                           r"|\(\?:[^\W\d_]+(?:\|[^\W\d_]+)*\)|[?*+])*")
     _RUN = re.compile(r"\w+")
 
     def __init__(self):
@@ -552,12 +573,15 @@ class _CueCounter:
         words, phrases = {}, []
         for kind, pattern in cues.CUE_PATTERNS.items():
             for alt in _split_alternatives(pattern):
-                if self._WORD_ALT.fullmatch(alt):
+                escaped = [chr(int(h, 16)) for h in re.findall(r"\\u([0-9a-fA-F]{4})", alt)]
+                if self._WORD_ALT.fullmatch(alt) and all(c.isalpha() for c in escaped):
                     words.setdefault(kind, []).append(alt)
                 else:
                     phrases.append(alt)
         self._word = re.compile("|".join(f"(?P<{k}>{'|'.join(a)})" for k, a in words.items()), re.I)
         self._phrase = re.compile(r"\b(?:" + "|".join(phrases) + ")", re.I) if phrases else None
+        starts = [_literal_start(a) for a in phrases]
+        self._starts = tuple(starts) if all(starts) else None  # None: always search
         self._index = {k: i for i, k in enumerate(self.kinds)}
         self._memo: dict[str, int] = {}
 
@@ -576,8 +600,10 @@ class _CueCounter:
         get, family, runs_of, phrase = self._memo.get, self._family, self._RUN.findall, self._phrase
         fams: list[int] = []
         lens = []
+        starts = self._starts
         for i, t in enumerate(texts):
-            if phrase is not None and phrase.search(t):
+            if phrase is not None and (starts is None or not t.isascii() or any(map(t.lower().__contains__, starts))) \
+                    and phrase.search(t):
                 c = self._cue_counts(t)
                 out[i] = [c[kind] for kind in self.kinds]
                 lens.append(0)
@@ -592,6 +618,16 @@ class _CueCounter:
         flat = np.bincount(rows * (k + 1) + np.asarray(fams, dtype=np.int64), minlength=len(texts) * (k + 1))
         out += flat.reshape(len(texts), k + 1)[:, :k]
         return out
+
+
+def _literal_start(alternative: str) -> str:
+    """The lower-cased plain ASCII characters an alternative must begin with ("" if none)."""
+    m = re.match(r"[A-Za-z0-9 ]*", alternative)
+    lit = m.group(0)
+    rest = alternative[len(lit):]
+    if rest[:1] in ("?", "*", "{"):  # the last character is optional
+        lit = lit[:-1]
+    return lit.lower()
 
 
 def _split_alternatives(pattern: str) -> list[str]:
