@@ -78,6 +78,7 @@ def _vocab_keys(texts: Sequence[str], ngram_range: tuple[int, int], n_bits: int,
     pos = np.flatnonzero(codes).astype(np.int32 if len(codes) < 2**31 else np.int64)
     h = codes[pos].astype(np.uint64)
     keys = []
+    kt = np.int32 if len(texts) * n_cols < 2**31 else np.int64  # int32 keys sort twice as fast
     for n in range(1, hi + 1):
         if n > 1:
             c = codes[pos + (n - 1)]
@@ -92,11 +93,11 @@ def _vocab_keys(texts: Sequence[str], ngram_range: tuple[int, int], n_bits: int,
         b >>= shift
         col = lut[b.astype(np.intp)]
         ok = col >= 0
-        k = doc_of[pos[ok]].astype(np.int64)
+        k = doc_of[pos[ok]].astype(kt)
         k *= n_cols
         k += col[ok]
         keys.append(k)
-    return np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    return np.concatenate(keys) if keys else np.zeros(0, dtype=kt)
 
 
 def counts_from_keys(key: np.ndarray, n_rows: int, n_cols: int) -> sp.csr_matrix:
@@ -118,8 +119,8 @@ def counts_from_keys(key: np.ndarray, n_rows: int, n_cols: int) -> sp.csr_matrix
         data = ends.astype(np.float32)
     else:
         data = np.zeros(0, dtype=np.float32)
-    r = key // n_cols
-    key -= r * n_cols
+    r = (key // n_cols).astype(np.intp)
+    key -= (r * n_cols).astype(key.dtype)
     idx = np.int32 if max(n_cols, len(key)) < np.iinfo(np.int32).max else np.int64
     indptr = np.zeros(n_rows + 1, dtype=idx)
     np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])

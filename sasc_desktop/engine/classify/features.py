@@ -685,14 +685,96 @@ def _dense_rows(args) -> np.ndarray:
     """The dense block (meta, pii, net, cue) of these messages: equal to
     :func:`_dense_rows_reference`, with PII and cue counts found batch-wise."""
     internal_domains, central, docs = args
-    rows = []
-    for d in docs:
-        m = metadata_features(d, internal_domains)
-        n = network_features(d, central)
-        rows.append([m[k] for k in META_NAMES] + [n[k] for k in NET_NAMES])
     nm = len(META_NAMES)
-    mn = np.asarray(rows, dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
+    mn = np.asarray(_meta_net_rows(docs, internal_domains, central), dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
     return np.hstack([mn[:, :nm], _pii_block(docs), mn[:, nm:], _cue_block(docs)])
+
+
+_M = {n: i for i, n in enumerate(META_NAMES)}
+_HOUR_COL = [_M["hour_night"]] * 6 + [_M["hour_morning"]] * 6 + [_M["hour_afternoon"]] * 6 + [_M["hour_evening"]] * 6
+# _FORWARD's three alternatives apart: each begins with a character the regex engine skips to.
+_FORWARD_PARTS = (re.compile(r"^\s*(fw|fwd|wg)\s*:", re.I | re.M), re.compile(r"-----\s*original message", re.I),
+                  re.compile(r"--*\s*forwarded by", re.I))
+
+
+def _is_forward(text: str) -> bool:
+    """bool(_FORWARD.search(text)): the alternation matches somewhere iff one alternative does."""
+    return any(p.search(text) is not None for p in _FORWARD_PARTS)
+
+
+def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
+                   central: dict[str, tuple[float, float, float, float]]) -> list[list[float]]:
+    """Rows of :func:`metadata_features` (META_NAMES order) then :func:`network_features`
+    (NET_NAMES order), the same values, built as lists (no dict per message) with whether an
+    address is internal memoised for the batch."""
+    log1p = math.log1p
+    internal: dict[str, bool] = {}
+    zero = (0.0, 0.0, 0.0, 0.0)
+    get_c = central.get
+    i = _M
+    rows = []
+    for doc in docs:
+        f = [0.0] * len(META_NAMES)
+        when = None
+        if doc.date:
+            try:
+                when = datetime.fromisoformat(doc.date)
+            except ValueError:
+                when = None
+        if when is None:
+            f[i["no_date"]] = 1.0
+        else:
+            wd = when.weekday()
+            f[wd] = 1.0
+            f[i["weekend"]] = float(wd >= 5)
+            f[_HOUR_COL[when.hour]] = 1.0
+        sender = doc.from_addr.lower()
+        if sender:
+            s_int = internal.get(sender)
+            if s_int is None:
+                s_int = internal[sender] = is_internal(sender, internal_domains)
+            f[i["sender_internal"]], f[i["sender_external"]] = float(s_int), float(not s_int)
+        to, cc, bcc = addresses(doc.to), addresses(doc.cc), addresses(doc.bcc)
+        rcpts = list(dict.fromkeys(to + cc + bcc))
+        n_int = 0
+        for a in rcpts:
+            v = internal.get(a)
+            if v is None:
+                v = internal[a] = is_internal(a, internal_domains)
+            n_int += v
+        f[i["n_recipients"]] = log1p(len(rcpts))
+        f[i["n_internal_recipients"]] = log1p(n_int)
+        f[i["n_external_recipients"]] = log1p(len(rcpts) - n_int)
+        f[i["any_external_recipient"]] = float(len(rcpts) > n_int)
+        f[i["all_recipients_internal"]] = float(bool(rcpts) and n_int == len(rcpts))
+        f[i["n_cc"]] = log1p(len(cc))
+        f[i["has_bcc"]] = float(bool(bcc))
+        f[i["subject_length"]] = log1p(len(doc.subject))
+        f[i["body_length"]] = log1p(len(doc.body))
+        f[i["attachment_length"]] = log1p(len(doc.attachments))
+        f[i["has_attachments"]] = float(doc.n_attachments > 0)
+        f[i["n_attachments"]] = log1p(doc.n_attachments)
+        f[i["is_reply"]] = float(bool(doc.in_reply_to) or bool(_REPLY.match(doc.subject)))
+        f[i["is_forward"]] = float(_is_forward(doc.subject) or _is_forward(doc.body[:20000]))
+        imp, pri, sens = doc.importance.lower(), doc.priority.lower(), doc.sensitivity_header.lower()
+        f[i["importance_high"]] = float("high" in imp)
+        f[i["importance_low"]] = float("low" in imp)
+        f[i["priority_high"]] = float("urgent" in pri or "high" in pri or pri.strip().startswith(("1", "2")))
+        f[i["sensitivity_header_private"]] = float("private" in sens or "personal" in sens)
+        f[i["sensitivity_header_confidential"]] = float("confidential" in sens)
+        # network_features
+        for v in get_c(sender, zero):
+            f.append(float(v))
+        if rcpts:
+            cols = list(zip(*[get_c(a, zero) for a in rcpts]))
+            mins = [float(min(c)) for c in cols]
+            maxs = [float(max(c)) for c in cols]
+            means = [float(sum(c) / len(c)) for c in cols]
+        else:
+            mins = maxs = means = [0.0] * 4
+        f += mins + maxs + means
+        rows.append(f)
+    return rows
 
 
 def _transform_chunk(args) -> sp.csr_matrix:
