@@ -190,9 +190,21 @@ class HashedCharTfidf:
     def _tfidf(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return _tfidf(counts, self.idf_)
 
+    BATCH_CHARS = 150_000  # texts hashed together: arrays of this order stay in a core's cache
+
     def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
-        keys = _vocab_keys(texts, self.ngram_range, self.n_bits, self.max_chars, self._lookup(), len(self.buckets_))
-        return self._tfidf(counts_from_keys(keys, len(texts), len(self.buckets_)))
+        lut, n_cols = self._lookup(), len(self.buckets_)
+        parts, start, size = [], 0, 0
+        for i, t in enumerate(texts):
+            size += min(len(t), self.max_chars) + 16
+            if size >= self.BATCH_CHARS or i == len(texts) - 1:
+                batch = texts[start:i + 1]
+                keys = _vocab_keys(batch, self.ngram_range, self.n_bits, self.max_chars, lut, n_cols)
+                parts.append(counts_from_keys(keys, len(batch), n_cols))
+                start, size = i + 1, 0
+        if not parts:
+            return self._tfidf(counts_from_keys(np.zeros(0, dtype=np.int64), 0, n_cols))
+        return self._tfidf(parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr"))
 
     def get_feature_names_out(self) -> np.ndarray:
         return np.asarray(self.names_, dtype=object)
