@@ -124,6 +124,16 @@ def test_char_ngrams_equal_python_hashing_and_the_old_numpy_path(project):
     assert _csr_equal(fast, C._tfidf(old, vec.idf_))
 
 
+def test_char_ngrams_in_small_batches_equal_one_batch(project, monkeypatch):
+    s, fm, docs = project
+    vec = fm.space.vectorizers_["chars"]
+    texts = [F.TEXT_OF["chars"](d) for _, d in docs]
+    one = vec.transform(texts)
+    monkeypatch.setattr(vec, "BATCH_CHARS", 700)   # dozens of batches, some of one text
+    assert _csr_equal(vec.transform(texts), one)
+    assert vec.transform([]).shape == (0, len(vec.buckets_))
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 40)), max_size=60))
 def test_counts_matrix_equals_sum_duplicates(pairs):
