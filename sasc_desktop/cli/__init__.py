@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sasc: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head or a closed pager: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
