@@ -23,7 +23,7 @@ from .pii import detect_pii
 from ..project.modelfile import read_model_file, write_model_file
 
 MODEL_FORMAT = "sasc-classifier"
-MODEL_FORMAT_VERSION = 1
+MODEL_FORMAT_VERSION = 2  # 2: feature spaces with the cue: block (version-1 files lack its columns)
 
 
 class NoModelError(SascError):

@@ -101,6 +101,14 @@ def test_incremental_retrain_and_format_check(project):
     from sasc_desktop.engine.classify import api
     with pytest.raises(ProjectError, match="model format version 999"):
         api.load_model(s, "p1")
+    # a file from before the cue: block (format version 1) is refused with the way out, and
+    # training replaces it with a full fit
+    payload["version"] = 1
+    path.write_bytes(pickle.dumps(payload))
+    with pytest.raises(ProjectError, match="version 1, this SASC Desktop reads version 2; retrain"):
+        api.load_model(s, "p1")
+    again = train(s, "p1")
+    assert again.incremental is False and api.load_model(s, "p1").n_train_ == 60
 
 
 def test_fit_model_on_a_subset(project):
