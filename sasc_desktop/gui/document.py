@@ -16,6 +16,9 @@ from .models import short_date
 
 log = logging.getLogger("sasc_desktop.gui")
 
+TRAIN_MENU = "Tools ▸ Train sensitivity model…"  # the main window's menu item that trains the model
+_OLD_HINT = "retrain with 'sasc classify train'"    # how the engine ends a refused (old / damaged) model file
+
 
 class SafeBrowser(QTextBrowser):
     """A text browser that never fetches anything: every resource request (images, style
@@ -170,7 +173,7 @@ class DocumentView(QWidget):
         if notes:
             lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
         self.header.setText("<br>".join(lines))
-        panel = sensitivity_html(sens)
+        panel = sensitivity_line(sens)
         self.sensitivity.setText(panel)
         self.sensitivity.setVisible(bool(panel))
         body = doc.get("body") or ""
@@ -243,6 +246,16 @@ class DocumentView(QWidget):
             self.open_requested.emit(ids[j])
 
 
+def sensitivity_line(sens: Optional[dict[str, Any]]) -> str:
+    """The evidence line: :func:`sensitivity_html`, except the "no model yet" line, which points at
+    the Tools menu first and the command line second."""
+    if sens and sens.get("explanation") is None and not sens.get("error"):
+        who = html.escape(sens.get("persona_name") or sens.get("persona") or "")
+        return (f'<span style="color:#666">No sensitivity model for {who} yet (train one with {TRAIN_MENU}, or: '
+                f'sasc classify train {html.escape(sens.get("train_hint", "…"))})</span>')
+    return sensitivity_html(sens)
+
+
 def load_sensitivity(session) -> Optional[dict[str, Any]]:
     """Runs on the worker thread: which persona to explain for (the active one, else the
     project's first), or None when the project has no personas."""
@@ -276,7 +289,11 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
             except NoModelError:
                 pass  # the quiet "no model yet" line
     except SascError as exc:  # evidence is extra: the message itself still opens
-        sens = dict(sens or {"persona": "?"}, error=str(exc))
+        message = str(exc)
+        if message.endswith(_OLD_HINT) and sens is not None:  # a model file of an older version
+            message = (message[:-len(_OLD_HINT)] + f"retrain with {TRAIN_MENU}, or: "
+                       f"sasc classify train {sens['train_hint']}")
+        sens = dict(sens or {"persona": "?"}, error=message)
     except Exception as exc:
         log.exception("the sensitivity explanation failed for %s", doc_id)
         sens = dict(sens or {"persona": "?"}, error=f"the explanation failed ({type(exc).__name__}); see the log")

@@ -16,7 +16,7 @@ from ..engine.errors import ProjectError, SascError
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
 from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
-from .document import DocumentView, load_document
+from .document import DocumentView, load_document, load_sensitivity
 from .errors import show_error
 from .help import ShortcutsPanel
 from .import_dialog import ImportDialog
@@ -27,6 +27,7 @@ from .worker import Task, Worker
 log = logging.getLogger("sasc_desktop.gui")
 
 SAMPLE_QUERIES = ("meeting", "report", "contract", "budget", "schedule", "please")
+TRAIN_KIND = "or"  # the model kind `sasc classify train` fits by default (cli/classify_cmds.py)
 
 
 def project_info(session: Session) -> dict[str, Any]:
@@ -45,6 +46,23 @@ def sample_query(session: Session) -> Optional[str]:
         except SascError:
             continue
     return None
+
+
+def train_current_persona(session: Session, progress) -> tuple[str, Any]:
+    """Worker-thread: train the current persona's sensitivity model (the persona the document
+    view explains: the active one, else the first). Returns (persona name, ModelInfo)."""
+    from ..engine.classify import train
+    sens = load_sensitivity(session)
+    if sens is None:
+        raise ProjectError("this project has no personas yet: import sensitivity judgments first")
+    info = train(session, sens["persona"], progress, kind=TRAIN_KIND)
+    return sens["persona_name"], info
+
+
+def trained_message(name: str, info: Any) -> str:
+    """The status bar's finish message for a trained model (``info`` is a ModelInfo)."""
+    return (f"Sensitivity model for {name} trained on {info.n_train:,} judged messages "
+            f"({info.n_positive:,} sensitive) in {info.seconds:.1f} s; {info.n_scored:,} messages scored")
 
 
 def persona_name(p: dict[str, Any]) -> str:
@@ -80,6 +98,8 @@ class MainWindow(QMainWindow):
     search_done = Signal(object)        # SearchResult
     document_shown = Signal(str)        # doc_id
     import_finished = Signal(object)    # IngestReport
+    model_trained = Signal(object)      # ModelInfo
+    training_failed = Signal(object)    # the exception
 
     def __init__(self, state: Optional[AppState] = None, show_dialogs: bool = True):
         super().__init__()
@@ -94,6 +114,7 @@ class MainWindow(QMainWindow):
         self.import_dialog: Optional[ImportDialog] = None
         self.prefs_dialog: Optional[PreferencesDialog] = None
         self._doc_seq = 0
+        self._training = False
         self._search_seq = 0
 
         self.search_panel = SearchPanel()
@@ -137,6 +158,10 @@ class MainWindow(QMainWindow):
         self.prefs_action = self._action(m, "&Preferences…", self.show_preferences, QKeySequence("Ctrl+,"))
         m.addSeparator()
         self._action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        t = self.menuBar().addMenu("&Tools")
+        self.tools_menu = t
+        self.train_action = self._action(t, "&Train sensitivity model…", self.train_model, QKeySequence("Ctrl+Shift+T"))
+        self.train_action.setStatusTip("Train the current persona's sensitivity classifier on its judged messages")
         h = self.menuBar().addMenu("&Help")
         self.help_action = self._action(h, "Keyboard &shortcuts", self.toggle_shortcuts, QKeySequence("F1"))
         self._action(h, "Query &syntax", self.show_syntax_help)
@@ -156,18 +181,19 @@ class MainWindow(QMainWindow):
         self.collection_label.setObjectName("collectionLabel")
         self.persona_label = QLabel("")
         self.persona_label.setObjectName("personaLabel")
+        self.collection_label.setMinimumWidth(1)  # may be clipped so that a finish message fits
         self.message_label = QLabel("")
         self.message_label.setObjectName("messageLabel")
         self._message_timer = QTimer(self)
         self._message_timer.setSingleShot(True)
-        self._message_timer.timeout.connect(lambda: self.message_label.setText(""))
+        self._message_timer.timeout.connect(lambda: self.flash("", 0))
         self.busy_bar = QProgressBar()
         self.busy_bar.setMaximumWidth(180)
         self.busy_bar.setTextVisible(False)
         self.busy_bar.setRange(0, 0)
         self.busy_bar.hide()
-        sb.addWidget(self.collection_label, 3)
-        sb.addWidget(self.message_label, 2)
+        sb.addWidget(self.collection_label)       # its natural width; the messages get the rest
+        sb.addWidget(self.message_label, 1)
         sb.addPermanentWidget(self.busy_bar)
         sb.addPermanentWidget(self.persona_label)
 
@@ -187,6 +213,12 @@ class MainWindow(QMainWindow):
         for a in (self.import_action, self.prefs_action):
             a.setEnabled(enabled)
         self.search_panel.setEnabled(enabled)
+        self._update_train_action()
+
+    def _update_train_action(self) -> None:
+        """Training needs an open project with personas, and one training at a time."""
+        has_personas = bool(self.info and self.info.get("personas"))
+        self.train_action.setEnabled(has_personas and not self._training)
 
     # errors -----------------------------------------------------------------------------
     def show_error(self, title: str, exc: BaseException, details: str = "") -> QMessageBox:
@@ -197,8 +229,11 @@ class MainWindow(QMainWindow):
 
     def flash(self, text: str, msecs: int = 5000) -> None:
         """A transient note in the status bar (the collection size stays visible)."""
-        self.message_label.setText(text if len(text) <= 110 else text[:108] + "…")
+        shown = text if len(text) <= 160 else text[:158] + "…"
+        self.message_label.setText(shown)
         self.message_label.setToolTip(text)
+        width = self.message_label.fontMetrics().horizontalAdvance(shown) + 12
+        self.message_label.setMinimumWidth(min(width, int(self.width() * 0.6)))
         if msecs:
             self._message_timer.start(msecs)
         else:
@@ -285,6 +320,7 @@ class MainWindow(QMainWindow):
     def _info_refreshed(self, info) -> None:
         self.info = info
         self._update_status()
+        self._update_train_action()
 
     def ask_new_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the new project", str(Path.home()))
@@ -410,6 +446,49 @@ class MainWindow(QMainWindow):
             self.refresh_info()
         return self.worker.run(lambda p: self.session.ingest(sources, p), done, on_error,
                                label="Importing mail", on_progress=on_progress)
+
+    # sensitivity model ------------------------------------------------------------------
+    def train_model(self) -> Optional[Task]:
+        """Tools ▸ Train sensitivity model…: train the current persona's model on the worker
+        thread, then re-run the current search and reload the open document so the sensitivity
+        column and the evidence line show the new model."""
+        if self.info is None or not self.info.get("personas") or self._training:
+            return None
+        self._training = True
+        self._update_train_action()
+        self.flash("Training the sensitivity model…", 0)
+
+        def progress(done, total, message):
+            self._status_progress(done, total, f"Training the sensitivity model: {message}" if message else "")
+
+        def finish():
+            self._training = False
+            self._update_train_action()
+
+        def done(value):
+            finish()
+            name, info = value
+            if self.search_panel.query:
+                self.search(self.search_panel.query, self.search_panel.offset)
+            doc_id = self.doc_view.doc["doc"]["doc_id"] if self.doc_view.doc is not None else None
+            if doc_id is not None:
+                self.open_document(doc_id)
+
+            def finished(_):  # queued after the refreshes (one worker thread, first in first out)
+                rows = [r for r in range(self.search_panel.proxy.rowCount())
+                        if getattr(self.search_panel.hit_at(self.search_panel.proxy.index(r, 0)), "doc_id", None) == doc_id]
+                if rows:  # the re-run search selected its first row: point back at the open message
+                    self.search_panel.select_row(rows[0], open_it=False)
+                self.flash(trained_message(name, info), 20000)
+                self.model_trained.emit(info)
+            self.worker.run(lambda p: None, finished, label="Finishing the training")
+
+        def failed(exc):
+            finish()
+            self.show_error("Training the sensitivity model", exc, _details(exc))
+            self.training_failed.emit(exc)
+        return self.worker.run(lambda p: train_current_persona(self.session, p), done, failed,
+                               label="Training the sensitivity model", on_progress=progress)
 
     # preferences ------------------------------------------------------------------------
     def show_preferences(self) -> Optional[Task]:

@@ -218,7 +218,8 @@ def test_no_model_shows_a_quiet_line_not_a_dialog(qtbot, window, project, monkey
     open_doc(qtbot, window, doc_id)
     panel = window.doc_view.sensitivity
     assert panel.isVisible()
-    assert panel.text() == ('<span style="color:#666">No sensitivity model for Holly Palmer yet (train one with: '
+    assert panel.text() == ('<span style="color:#666">No sensitivity model for Holly Palmer yet (train one with '
+                            'Tools ▸ Train sensitivity model…, or: '
                             f'sasc classify train {html.escape(str(project))} --persona holly-palmer)</span>')
     assert dialogs == []
     assert window.doc_view.doc["doc"]["doc_id"] == doc_id  # the message itself still shows

@@ -1,0 +1,207 @@
+"""Tools ▸ Train sensitivity model…: the archivist trains the current persona's classifier from the
+app. Real projects with real judgments and real training (no mocks), offscreen."""
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from sasc_desktop.engine.session import Session
+from sasc_desktop.gui.evidence import sensitivity_html
+
+from gui_support import make_mbox, wait_idle
+
+SENSITIVE_WORDS = ("salary", "doctor")
+MENU = "Tools ▸ Train sensitivity model…"
+
+
+def build(tmp: Path, n: int = 90, active: str | None = "holly-palmer") -> dict:
+    """A real project of ``n`` messages with two personas; only Holly Palmer has judgments
+    (sensitive when the body mentions salary or doctor); no model trained yet."""
+    from sasc_desktop.engine.project.judgments import save_personas, save_sensitivity
+    root = tmp / "judged"
+    with Session.create(root) as s:
+        s.ingest([make_mbox(tmp / "seed.mbox", n)], workers=0)
+        save_personas(s.store, [{"id": "holly-palmer", "name": "Holly Palmer"},
+                                {"id": "second", "name": "Second Reader"}])
+        docs = [(r[0], r[1]) for r in s.store.con.execute("SELECT doc_id, body FROM messages ORDER BY id")]
+        labels = {d: int(any(w in b for w in SENSITIVE_WORDS)) for d, b in docs}
+        save_sensitivity(s.store, [("holly-palmer", "", d, y) for d, y in labels.items()])
+        if active:
+            s.update_settings(active_persona=active)
+    return {"root": root, "docs": [d for d, _ in docs], "labels": labels}
+
+
+@pytest.fixture
+def judged(tmp_path) -> dict:
+    return build(tmp_path)
+
+
+def open_project(qtbot, win, root):
+    with qtbot.waitSignal(win.project_loaded, timeout=60_000):
+        win.open_project(root)
+    wait_idle(qtbot, win)
+
+
+def open_doc(qtbot, win, doc_id):
+    with qtbot.waitSignal(win.document_shown, timeout=60_000):
+        win.open_document(doc_id)
+    wait_idle(qtbot, win)
+
+
+def search(qtbot, win, query):
+    win.search_panel.query_box.setEditText(query)
+    with qtbot.waitSignal(win.search_done, timeout=30_000):
+        win.search_panel.submit()
+    wait_idle(qtbot, win)
+
+
+def model_files(root: Path) -> list[Path]:
+    return sorted((root / "models").glob("classifier-*"))
+
+
+def finish_text(name, info) -> str:
+    return (f"Sensitivity model for {name} trained on {info.n_train:,} judged messages "
+            f"({info.n_positive:,} sensitive) in {info.seconds:.1f} s; {info.n_scored:,} messages scored")
+
+
+# --------------------------------------------------------------------------------------------
+def test_the_action_needs_a_project_with_personas(qtbot, window, project, judged):
+    assert window.train_action.text() == "&Train sensitivity model…"
+    assert window.train_action.shortcut().toString() == "Ctrl+Shift+T"
+    assert window.train_action in window.tools_menu.actions()
+    assert window.tools_menu.title() == "&Tools"
+    assert not window.train_action.isEnabled()      # no project
+    assert window.train_model() is None             # and calling it directly does nothing
+    open_project(qtbot, window, project)            # a project without personas
+    assert not window.train_action.isEnabled()
+    open_project(qtbot, window, judged["root"])     # a project with personas
+    assert window.train_action.isEnabled()
+
+
+def test_training_from_the_menu(qtbot, window, judged, monkeypatch):
+    dialogs = []
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: dialogs.append(a))
+    root = judged["root"]
+    assert model_files(root) == []
+    open_project(qtbot, window, root)
+    search(qtbot, window, "topic")
+    assert window.search_panel.table.isColumnHidden(2)      # no model: no sensitivity column
+    sensitive_doc = next(d for d in judged["docs"] if judged["labels"][d])
+    open_doc(qtbot, window, sensitive_doc)
+    panel = window.doc_view.sensitivity
+    assert panel.text() == (f'<span style="color:#666">No sensitivity model for Holly Palmer yet (train one with '
+                            f'{MENU}, or: sasc classify train {html.escape(str(root))} --persona holly-palmer)</span>')
+
+    with qtbot.waitSignal(window.model_trained, timeout=120_000) as sig:
+        window.train_action.trigger()
+        assert not window.train_action.isEnabled()  # one training at a time
+    wait_idle(qtbot, window)
+    info = sig.args[0]
+    assert dialogs == []
+    # what was trained: every judged message of the current persona, the CLI's default kind
+    n_sensitive = sum(judged["labels"].values())
+    assert (info.persona, info.kind, info.n_train, info.n_positive, info.n_scored) == (
+        "holly-palmer", "or", 90, n_sensitive, 90)
+    assert 0 < n_sensitive < 90
+    assert [Path(info.path)] == model_files(root)
+    # the finish message, exactly, built from the returned ModelInfo
+    assert window.message_label.text() == finish_text("Holly Palmer", info)
+    assert window.message_label.text() == (f"Sensitivity model for Holly Palmer trained on 90 judged messages "
+                                           f"({n_sensitive} sensitive) in {info.seconds:.1f} s; 90 messages scored")
+    assert window.train_action.isEnabled()
+    # the open document's evidence line now shows the model's probability
+    with Session.open(root) as s:
+        expected = s.explain_sensitivity(sensitive_doc, "holly-palmer")
+        probs = s.sensitivity_probabilities("holly-palmer")
+    assert window.doc_view.doc["doc"]["doc_id"] == sensitive_doc
+    assert window.doc_view.doc["sensitivity"]["explanation"]["probability"] == expected["probability"]
+    assert panel.isVisible()
+    assert panel.text() == sensitivity_html(window.doc_view.doc["sensitivity"])
+    assert f"{100 * expected['probability']:.1f}%" in panel.text()
+    assert "No sensitivity model" not in panel.text()
+    # the search results were re-run: the sensitivity column shows the new scores
+    assert not window.search_panel.table.isColumnHidden(2)
+    model = window.search_panel.model
+    assert model.rowCount() > 0
+    assert [model.prob(r) for r in range(model.rowCount())] == [probs[h.doc_id] for h in model.hits]
+    # the open message stays the selected result
+    assert window.search_panel.hit_at(window.search_panel.table.currentIndex()).doc_id == sensitive_doc
+    window.grab().save("/tmp/train_action.png")
+
+    # training again (nothing changed) refits incrementally and says so in the same words
+    with qtbot.waitSignal(window.model_trained, timeout=120_000) as sig2:
+        window.train_action.trigger()
+    wait_idle(qtbot, window)
+    assert sig2.args[0].version == info.version + 1
+    assert window.message_label.text() == finish_text("Holly Palmer", sig2.args[0])
+
+
+def test_the_first_persona_when_none_is_active(qtbot, window, tmp_path):
+    judged = build(tmp_path, n=30, active=None)
+    open_project(qtbot, window, judged["root"])
+    window.activateWindow()
+    with qtbot.waitSignal(window.model_trained, timeout=120_000) as sig:  # the keyboard shortcut
+        qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    wait_idle(qtbot, window)
+    assert sig.args[0].persona == "holly-palmer" and sig.args[0].n_train == 30
+    assert window.message_label.text().startswith("Sensitivity model for Holly Palmer trained on 30 judged messages")
+
+
+def test_a_persona_without_judgments_shows_the_engine_message(qtbot, window, tmp_path):
+    judged = build(tmp_path, n=30, active="second")
+    root = judged["root"]
+    open_project(qtbot, window, root)
+    with qtbot.waitSignal(window.training_failed, timeout=120_000) as sig:
+        window.train_action.trigger()
+    wait_idle(qtbot, window)
+    exc = sig.args[0]
+    engine_message = "persona 'second' has no sensitivity judgments on this project's messages"
+    assert engine_message in str(exc)
+    # the app's non-modal error dialog, with the engine's message; the status bar says so too
+    box = window.error_dialogs[-1]
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert "Training the sensitivity model did not complete" in box.text()
+    assert str(exc) in box.informativeText()
+    assert window.message_label.toolTip() == f"Training the sensitivity model failed: {exc}"
+    assert model_files(root) == []
+    box.close()
+    # the app is still usable: the action is back and search works
+    assert window.train_action.isEnabled()
+    search(qtbot, window, "topic")
+    assert window.search_panel.model.rowCount() > 0
+
+
+def test_an_old_model_file_points_at_the_menu_and_training_replaces_it(qtbot, window, judged):
+    """A version-1 model file (from an older SASC Desktop) is refused with the retrain hint; the
+    menu refits it and the evidence line shows a probability."""
+    from sasc_desktop.engine.classify import train
+    from sasc_desktop.engine.classify.api import MODEL_FORMAT, _model_path, load_model
+    from sasc_desktop.engine.project.modelfile import write_model_file
+    root = judged["root"]
+    with Session.open(root) as s:
+        path = _model_path(s, "holly-palmer")
+        train(s, "holly-palmer", kind="lr")
+        model = load_model(s, "holly-palmer")
+        write_model_file(path, MODEL_FORMAT, 1, {"persona": "holly-palmer", "model": model})
+    # as if written by an older app long ago (the engine caches model files by path and mtime)
+    os.utime(path, (path.stat().st_atime, path.stat().st_mtime - 3600))
+    doc = judged["docs"][0]
+    open_project(qtbot, window, root)
+    open_doc(qtbot, window, doc)
+    text = window.doc_view.sensitivity.text()
+    assert text.startswith('<span style="color:#666">Sensitivity (Holly Palmer): ')
+    assert "model format version 1" in text
+    assert text.endswith(f"retrain with {MENU}, or: sasc classify train "
+                         f"{html.escape(str(root))} --persona holly-palmer</span>")
+    with qtbot.waitSignal(window.model_trained, timeout=120_000) as sig:
+        window.train_action.trigger()
+    wait_idle(qtbot, window)
+    assert sig.args[0].incremental is False
+    e = window.doc_view.doc["sensitivity"]["explanation"]
+    assert e is not None and "error" not in window.doc_view.doc["sensitivity"]
+    assert f"{100 * e['probability']:.1f}%" in window.doc_view.sensitivity.text()
