@@ -14,6 +14,7 @@ SHORTCUTS = [
     ("Ctrl+N", "New project"),
     ("Ctrl+O", "Open project"),
     ("Ctrl+,", "Preferences"),
+    ("Ctrl+Shift+T", "Train the sensitivity model for the current persona"),
     ("F1", "Show / hide this panel"),
     ("Ctrl+Q", "Quit"),
 ]

@@ -1,7 +1,8 @@
 """Model files inside a project: versioned pickles, written atomically, checked on load.
 
 A file holds ``{"format": NAME, "version": N, **payload}``. Loading checks both and caches the
-result by (path, modification time), so a search does not unpickle a model every time.
+result by (path, inode, modification time in ns, size), so a search does not unpickle a model
+every time, and a file replaced within one clock tick is still seen as new.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from ..errors import ProjectError
 
-_CACHE: dict[str, tuple[float, dict]] = {}
+_CACHE: dict[str, tuple[tuple[int, int, int], dict]] = {}
 _LOCK = threading.Lock()
 
 
@@ -24,18 +25,23 @@ def write_model_file(path: Path, fmt: str, version: int, payload: dict) -> Path:
         pickle.dump(data, fh, protocol=5)
     tmp.replace(path)  # atomic: a reader sees the old file or the new one, never half of one
     with _LOCK:
-        _CACHE[str(path)] = (path.stat().st_mtime, data)
+        _CACHE[str(path)] = (_stamp(path), data)
     return path
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    st = path.stat()
+    return st.st_ino, st.st_mtime_ns, st.st_size
 
 
 def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str) -> dict:
     """The file's contents; ProjectError (saying how to retrain) if damaged, foreign or of
     another format version."""
     path = Path(path)
-    mtime = path.stat().st_mtime
+    stamp = _stamp(path)
     with _LOCK:
         hit = _CACHE.get(str(path))
-    if hit and hit[0] == mtime:
+    if hit and hit[0] == stamp:
         return hit[1]
     try:
         with open(path, "rb") as fh:
@@ -48,5 +54,5 @@ def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str)
         raise ProjectError(f"{path} has model format version {data.get('version')}, this SASC Desktop reads "
                            f"version {version}; {retrain}")
     with _LOCK:
-        _CACHE[str(path)] = (mtime, data)
+        _CACHE[str(path)] = (stamp, data)
     return data
