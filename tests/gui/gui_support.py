@@ -5,7 +5,6 @@ from email.utils import format_datetime
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from sasc_desktop.engine.session import Session
 
 WORDS = ("budget forecast pipeline contract gas power meeting schedule report audit trading desk "
          "holiday family doctor salary review lawyer merger price risk").split()
@@ -44,3 +43,22 @@ def make_mbox(path: Path, n: int, malformed: bool = False, start: int = 0, html_
 
 def wait_idle(qtbot, win, timeout=60_000):
     qtbot.waitUntil(lambda: not win.worker.busy, timeout=timeout)
+
+
+def open_project(qtbot, win, root):
+    with qtbot.waitSignal(win.project_loaded, timeout=60_000):
+        win.open_project(root)
+    wait_idle(qtbot, win)
+
+
+def open_doc(qtbot, win, doc_id):
+    with qtbot.waitSignal(win.document_shown, timeout=60_000):
+        win.open_document(doc_id)
+    wait_idle(qtbot, win)
+
+
+def search(qtbot, win, query):
+    win.search_panel.query_box.setEditText(query)
+    with qtbot.waitSignal(win.search_done, timeout=30_000):
+        win.search_panel.submit()
+    wait_idle(qtbot, win)

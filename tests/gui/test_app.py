@@ -1,7 +1,6 @@
 """Acceptance tests for the desktop app, offscreen, on real projects built in tmp_path."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
@@ -9,13 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.document import SafeBrowser
 
-from gui_support import make_mbox, wait_idle
-
-
-def open_project(qtbot, win, root):
-    with qtbot.waitSignal(win.project_loaded, timeout=60_000):
-        win.open_project(root)
-    wait_idle(qtbot, win)
+from gui_support import make_mbox, open_project, wait_idle
 
 
 def test_search_and_open_a_hit(qtbot, window, project):

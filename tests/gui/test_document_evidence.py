@@ -18,7 +18,7 @@ from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.evidence import (COLOURS, CUE, PII, QUERY, Mark, feature_label, merged_html, percent,
                                        sensitivity_html)
 
-from gui_support import make_mbox, wait_idle
+from gui_support import make_mbox, open_doc, open_project, wait_idle
 
 CARD = "4111 1111 1111 1111"
 SPECIAL_BODY = (f"Please keep this confidential.\nMy card is {CARD} for the salary advance.\n"
@@ -53,18 +53,6 @@ def trained(tmp_path_factory):
         plain = docs[0][0]
         expected = {d: s.explain_sensitivity(d, "holly-palmer") for d in (special, plain)}
     return {"root": root, "special": special, "plain": plain, "explain": expected}
-
-
-def open_project(qtbot, win, root):
-    with qtbot.waitSignal(win.project_loaded, timeout=60_000):
-        win.open_project(root)
-    wait_idle(qtbot, win)
-
-
-def open_doc(qtbot, win, doc_id):
-    with qtbot.waitSignal(win.document_shown, timeout=60_000):
-        win.open_document(doc_id)
-    wait_idle(qtbot, win)
 
 
 def char_format(browser, pos):

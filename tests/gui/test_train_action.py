@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.evidence import sensitivity_html
 
-from gui_support import make_mbox, wait_idle
+from gui_support import make_mbox, open_doc, open_project, search, wait_idle
 
 SENSITIVE_WORDS = ("salary", "doctor")
 MENU = "Tools ▸ Train sensitivity model…"
@@ -39,25 +39,6 @@ def build(tmp: Path, n: int = 90, active: str | None = "holly-palmer") -> dict:
 @pytest.fixture
 def judged(tmp_path) -> dict:
     return build(tmp_path)
-
-
-def open_project(qtbot, win, root):
-    with qtbot.waitSignal(win.project_loaded, timeout=60_000):
-        win.open_project(root)
-    wait_idle(qtbot, win)
-
-
-def open_doc(qtbot, win, doc_id):
-    with qtbot.waitSignal(win.document_shown, timeout=60_000):
-        win.open_document(doc_id)
-    wait_idle(qtbot, win)
-
-
-def search(qtbot, win, query):
-    win.search_panel.query_box.setEditText(query)
-    with qtbot.waitSignal(win.search_done, timeout=30_000):
-        win.search_panel.submit()
-    wait_idle(qtbot, win)
 
 
 def model_files(root: Path) -> list[Path]:
