@@ -37,7 +37,6 @@ CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
 _REPLY = re.compile(r"^\s*(re|aw|sv)\s*:", re.I)
-_FORWARD = re.compile(r"^\s*(fw|fwd|wg)\s*:|-----\s*original message|-+\s*forwarded by", re.I | re.M)
 
 
 # ------------------------------------------------------------------------------ records
@@ -112,49 +111,9 @@ META_NAMES: tuple[str, ...] = (
 
 def metadata_features(doc: DocFields, internal_domains: Sequence[str]) -> dict[str, float]:
     """Message metadata as numbers (counts and lengths as log(1 + x)). Time features use the
-    sender's local time as written in the Date header."""
-    f = dict.fromkeys(META_NAMES, 0.0)
-    when = None
-    if doc.date:
-        try:
-            when = datetime.fromisoformat(doc.date)
-        except ValueError:
-            when = None
-    if when is None:
-        f["no_date"] = 1.0
-    else:
-        f[META_NAMES[when.weekday()]] = 1.0
-        f["weekend"] = float(when.weekday() >= 5)
-        h = when.hour
-        f["hour_night" if h < 6 else "hour_morning" if h < 12 else "hour_afternoon" if h < 18 else "hour_evening"] = 1.0
-    sender = doc.from_addr.lower()
-    if sender:
-        internal = is_internal(sender, internal_domains)
-        f["sender_internal"], f["sender_external"] = float(internal), float(not internal)
-    to, cc, bcc = addresses(doc.to), addresses(doc.cc), addresses(doc.bcc)
-    rcpts = list(dict.fromkeys(to + cc + bcc))
-    n_int = sum(is_internal(a, internal_domains) for a in rcpts)
-    f["n_recipients"] = math.log1p(len(rcpts))
-    f["n_internal_recipients"] = math.log1p(n_int)
-    f["n_external_recipients"] = math.log1p(len(rcpts) - n_int)
-    f["any_external_recipient"] = float(len(rcpts) > n_int)
-    f["all_recipients_internal"] = float(bool(rcpts) and n_int == len(rcpts))
-    f["n_cc"] = math.log1p(len(cc))
-    f["has_bcc"] = float(bool(bcc))
-    f["subject_length"] = math.log1p(len(doc.subject))
-    f["body_length"] = math.log1p(len(doc.body))
-    f["attachment_length"] = math.log1p(len(doc.attachments))
-    f["has_attachments"] = float(doc.n_attachments > 0)
-    f["n_attachments"] = math.log1p(doc.n_attachments)
-    f["is_reply"] = float(bool(doc.in_reply_to) or bool(_REPLY.match(doc.subject)))
-    f["is_forward"] = float(bool(_FORWARD.search(doc.subject)) or bool(_FORWARD.search(doc.body[:20000])))
-    imp, pri, sens = doc.importance.lower(), doc.priority.lower(), doc.sensitivity_header.lower()
-    f["importance_high"] = float("high" in imp)
-    f["importance_low"] = float("low" in imp)
-    f["priority_high"] = float("urgent" in pri or "high" in pri or pri.strip().startswith(("1", "2")))
-    f["sensitivity_header_private"] = float("private" in sens or "personal" in sens)
-    f["sensitivity_header_confidential"] = float("confidential" in sens)
-    return f
+    sender's local time as written in the Date header. (One message through the batch builder
+    :func:`_meta_net_rows`, which holds the logic.)"""
+    return dict(zip(META_NAMES, _meta_net_rows([doc], internal_domains, {})[0][:len(META_NAMES)]))
 
 
 PII_NAMES: tuple[str, ...] = tuple(f"{k}_count" for k in PII_KINDS) + ("any_pii",)
@@ -201,18 +160,9 @@ def network_centralities(edges: Iterable[tuple[str, str, Any, int]], exact_limit
 
 
 def network_features(doc: DocFields, central: dict[str, tuple[float, float, float, float]]) -> dict[str, float]:
-    zero = (0.0, 0.0, 0.0, 0.0)
-    out: dict[str, float] = {}
-    s = central.get(doc.from_addr.lower(), zero)
-    for m, v in zip(NET_MEASURES, s):
-        out[f"sender_{m}"] = float(v)
-    rcpts = list(dict.fromkeys(addresses(doc.to) + addresses(doc.cc) + addresses(doc.bcc)))
-    cols = list(zip(*[central.get(a, zero) for a in rcpts])) if rcpts else [(0.0,)] * 4
-    for m, col in zip(NET_MEASURES, cols):  # plain Python: a few values per message
-        out[f"recipients_min_{m}"] = float(min(col))
-        out[f"recipients_max_{m}"] = float(max(col))
-        out[f"recipients_mean_{m}"] = float(sum(col) / len(col))
-    return out
+    """The sender's centralities and the min/max/mean of the recipients' (NET_NAMES order); one
+    message through :func:`_meta_net_rows`."""
+    return dict(zip(NET_NAMES, _meta_net_rows([doc], (), central)[0][len(META_NAMES):]))
 
 
 # ------------------------------------------------------------------------------ the feature space
@@ -694,21 +644,22 @@ def _dense_rows(args) -> np.ndarray:
 
 _M = {n: i for i, n in enumerate(META_NAMES)}
 _HOUR_COL = [_M["hour_night"]] * 6 + [_M["hour_morning"]] * 6 + [_M["hour_afternoon"]] * 6 + [_M["hour_evening"]] * 6
-# _FORWARD's three alternatives apart: each begins with a character the regex engine skips to.
+# Forward markers (an "Fw:" line, "----- Original Message", "--- Forwarded by"), kept apart:
+# each begins with a character the regex engine skips to.
 _FORWARD_PARTS = (re.compile(r"^\s*(fw|fwd|wg)\s*:", re.I | re.M), re.compile(r"-----\s*original message", re.I),
                   re.compile(r"--*\s*forwarded by", re.I))
 
 
 def _is_forward(text: str) -> bool:
-    """bool(_FORWARD.search(text)): the alternation matches somewhere iff one alternative does."""
+    """Whether the text carries a forward marker."""
     return any(p.search(text) is not None for p in _FORWARD_PARTS)
 
 
 def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
                    central: dict[str, tuple[float, float, float, float]]) -> list[list[float]]:
-    """Rows of :func:`metadata_features` (META_NAMES order) then :func:`network_features`
-    (NET_NAMES order), the same values, built as lists (no dict per message) with whether an
-    address is internal memoised for the batch."""
+    """Per message: the metadata columns (META_NAMES order) then the network columns (NET_NAMES
+    order), built as lists (no dict per message) with whether an address is internal memoised
+    for the batch. :func:`metadata_features` and :func:`network_features` are views of this."""
     log1p = math.log1p
     internal: dict[str, bool] = {}
     zero = (0.0, 0.0, 0.0, 0.0)
