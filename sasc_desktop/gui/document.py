@@ -11,12 +11,11 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
-from .evidence import HIGHLIGHT, QUERY, Mark, field_marks, merged_html, sensitivity_html  # noqa: F401 (HIGHLIGHT re-exported)
+from .evidence import QUERY, TRAIN_MENU, Mark, field_marks, merged_html, sensitivity_html
 from .models import short_date
 
 log = logging.getLogger("sasc_desktop.gui")
 
-TRAIN_MENU = "Tools ▸ Train sensitivity model…"  # the main window's menu item that trains the model
 _OLD_HINT = "retrain with 'sasc classify train'"    # how the engine ends a refused (old / damaged) model file
 
 
@@ -173,7 +172,7 @@ class DocumentView(QWidget):
         if notes:
             lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
         self.header.setText("<br>".join(lines))
-        panel = sensitivity_line(sens)
+        panel = sensitivity_html(sens)
         self.sensitivity.setText(panel)
         self.sensitivity.setVisible(bool(panel))
         body = doc.get("body") or ""
@@ -244,16 +243,6 @@ class DocumentView(QWidget):
         j = i + step
         if 0 <= j < len(ids):
             self.open_requested.emit(ids[j])
-
-
-def sensitivity_line(sens: Optional[dict[str, Any]]) -> str:
-    """The evidence line: :func:`sensitivity_html`, except the "no model yet" line, which points at
-    the Tools menu first and the command line second."""
-    if sens and sens.get("explanation") is None and not sens.get("error"):
-        who = html.escape(sens.get("persona_name") or sens.get("persona") or "")
-        return (f'<span style="color:#666">No sensitivity model for {who} yet (train one with {TRAIN_MENU}, or: '
-                f'sasc classify train {html.escape(sens.get("train_hint", "…"))})</span>')
-    return sensitivity_html(sens)
 
 
 def load_sensitivity(session) -> Optional[dict[str, Any]]:

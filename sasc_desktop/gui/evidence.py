@@ -17,6 +17,7 @@ COLOURS = {QUERY: "#ffe066", PII: "#ffb3b3", CUE: "#ffd8a8"}
 PRIORITY = (PII, CUE, QUERY)
 LAYER_NAMES = {QUERY: "search term", PII: "personal information", CUE: "sensitivity cue word"}
 HIGHLIGHT = f"background-color:{COLOURS[QUERY]};color:#000;"
+TRAIN_MENU = "Tools ▸ Train sensitivity model…"  # the main window's menu item that trains the model
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def sensitivity_html(info: Optional[dict[str, Any]], top: int = 5) -> str:
         return f'<span style="color:#666">Sensitivity ({who}): {html.escape(info["error"])}</span>'
     e = info.get("explanation")
     if e is None:
-        return (f'<span style="color:#666">No sensitivity model for {who} yet (train one with: '
+        return (f'<span style="color:#666">No sensitivity model for {who} yet (train one with {TRAIN_MENU}, or: '
                 f'sasc classify train {html.escape(info.get("train_hint", "…"))})</span>')
     sensitive = bool(e["sensitive"])
     verdict = "likely sensitive" if sensitive else "likely releasable"
