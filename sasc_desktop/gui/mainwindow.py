@@ -3,14 +3,13 @@ status bar (collection size, active persona) and preferences. Every engine call 
 ``self.worker`` and the Session facade; the UI thread never touches disk or the index."""
 from __future__ import annotations
 
-import html
 import logging
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QWidget)
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter
 
 from ..engine.errors import ProjectError, SascError
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
