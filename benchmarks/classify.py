@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sasc_desktop.engine.classify import import_categories, import_judgments, train  # noqa: E402
 from sasc_desktop.engine.classify import features as F  # noqa: E402
+from sasc_desktop.engine.classify import workers as W  # noqa: E402
 from sasc_desktop.engine.classify.api import load_model, score_project  # noqa: E402
 from sasc_desktop.engine.project import judgments as J  # noqa: E402
 from sasc_desktop.engine.session import Session  # noqa: E402
@@ -91,7 +92,7 @@ def main() -> int:
             t = time.perf_counter()
             n_scored = score_project(s, persona)
             runs.append(time.perf_counter() - t)
-        workers = F._workers()
+        workers = W._workers()
         # The same on one process, wall clock and CPU time (CPU time is what a loaded machine
         # does not distort).
         few = docs[:2000]

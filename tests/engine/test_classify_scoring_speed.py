@@ -16,6 +16,7 @@ from sasc_desktop.engine.classify import charhash as C
 from sasc_desktop.engine.classify import cues as Q
 from sasc_desktop.engine.classify import features as F
 from sasc_desktop.engine.classify import import_judgments, pii as P, train
+from sasc_desktop.engine.classify import workers as W
 from sasc_desktop.engine.classify.api import load_model, probabilities, score_project
 from sasc_desktop.engine.demo import generate
 from sasc_desktop.engine.session import Session
@@ -51,8 +52,8 @@ def test_parallel_store_path_equals_single_process_transform(project, monkeypatc
     space = fm.space
     reference = space._transform([d for _, d in docs])          # one process, no shares
     assert abs(reference - fm.X).max() < 1e-6                    # what fitting gave (sklearn's float32 rounding)
-    monkeypatch.setattr(F, "PARALLEL_MIN_DOCS", 50)
-    monkeypatch.setattr(F, "_workers", lambda: 2)
+    monkeypatch.setattr(W, "PARALLEL_MIN_DOCS", 50)
+    monkeypatch.setattr(W, "_workers", lambda: 2)
     ids, X = space.transform_store(s.store)                      # two shares: a worker reads its own
     assert np.array_equal(ids, [i for i, _ in docs])
     assert _csr_equal(X, reference)
@@ -64,8 +65,8 @@ def test_parallel_store_path_equals_single_process_transform(project, monkeypatc
 
 def test_scores_stored_equal_the_model_on_reference_rows(project, monkeypatch):
     s, fm, docs = project
-    monkeypatch.setattr(F, "PARALLEL_MIN_DOCS", 50)
-    monkeypatch.setattr(F, "_workers", lambda: 2)
+    monkeypatch.setattr(W, "PARALLEL_MIN_DOCS", 50)
+    monkeypatch.setattr(W, "_workers", lambda: 2)
     model = load_model(s, "john-snibert")
     expected = model.proba_positive(model.space_._transform([d for _, d in docs]))
     s.store.con.execute("DELETE FROM scores WHERE persona = ?", ("john-snibert",))

@@ -29,8 +29,10 @@ import scipy.sparse as sp
 
 from ..errors import ProjectError
 from ..progress import Progress, ensure
+from . import workers
 from .cues import CUE_NAMES, cue_features
 from .pii import PII_KINDS, detect_pii
+from .workers import _chunks, _parallel, _shares, _warm_pool
 
 FEATURE_VERSION = 7
 CACHE_FORMAT = "sasc-features"
@@ -195,6 +197,11 @@ TEXT_OF = {"subject": lambda d: d.subject, "body": lambda d: d.body[:MAX_TEXT],
            "chars": lambda d: d.subject + "\n" + d.body[:20_000]}
 
 
+def _text_size(doc: DocFields) -> int:
+    """How much text of a message feature extraction reads: its weight when shares are cut."""
+    return len(doc.subject) + min(len(doc.body), MAX_TEXT)
+
+
 class FeatureSpace:
     """Fitted on a list of messages; ``transform`` maps messages to the model's columns."""
 
@@ -230,8 +237,9 @@ class FeatureSpace:
         self.vectorizers_ = {}
         blocks = []
         share = {"subject": 0.15, "body": 0.6, "attach": 0.25, "chars": 1.0}
-        if len(_chunks(docs)) > 1:
-            _warm_pool()  # workers start while the vocabularies are fitted, ready for the dense block
+        if len(_chunks(docs, _text_size)) > 1:
+            # workers start (importing this module) while the vocabularies are fitted, ready for the dense block
+            _warm_pool([__name__])
         for name in TEXT_BLOCKS:
             progress.update(0, None, f"vectorising {name}")
             texts = [TEXT_OF[name](d) for d in docs]
@@ -266,7 +274,7 @@ class FeatureSpace:
         return names
 
     def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
-        chunks = _chunks(docs)
+        chunks = _chunks(docs, _text_size)
         if len(chunks) > 1:
             parts = _parallel(_dense_rows, [(self.internal_domains_, self.central_, c) for c in chunks[:-1]],
                               lambda: _dense_rows((self.internal_domains_, self.central_, chunks[-1])))
@@ -285,7 +293,7 @@ class FeatureSpace:
     def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
         """Feature rows for these messages; large batches are split over worker processes (this
         process working on the last share meanwhile)."""
-        chunks = _chunks(docs)
+        chunks = _chunks(docs, _text_size)
         if len(chunks) > 1:
             payload = self._payload()
             parts = _parallel(_transform_chunk, [(payload, c) for c in chunks[:-1]],
@@ -342,125 +350,11 @@ class FeatureSpace:
 
 
 # ------------------------------------------------------------------------------ worker processes
-# Below this many messages one process is as fast: a share costs the workers ~10-30 ms to ship
-# and return, and the pool is started once per process (about 0.5 s, then kept).
-PARALLEL_MIN_DOCS = 2_000
-
-
-def _workers() -> int:
-    """Shares to split work into: the usable cores (up to 8) unless the machine is already
-    heavily loaded (1-minute load of twice the cores or more), then 1. Workers are started once
-    and kept, read their own messages and this process works on a share too, so a share costs
-    little beyond its work; an earlier pool started per call, with everything pickled, was
-    slower than one process at load 8-9 on 2 cores (19.9 s against 17.5 s for 20,000
-    messages), hence the cut-off. At load ~1 on 2 cores two shares score 5,000 messages in
-    ~0.75 s against ~1.4 s in one process."""
-    import os
-    if _IN_WORKER:
-        return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cpus = os.cpu_count() or 1
-    try:
-        busy = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        busy = 0.0
-    return max(1, min(cpus, 8)) if busy < 2 * cpus else 1
-
-
-def _shares(sizes: np.ndarray, min_items: Optional[int] = None) -> list[tuple[int, int]]:
-    """[start, end) ranges splitting items of these sizes into ``_workers()`` runs of about
-    equal total size; one range when there are too few items or one worker."""
-    n, w = len(sizes), _workers()
-    if n < (PARALLEL_MIN_DOCS if min_items is None else min_items) or w < 2:
-        return [(0, n)]
-    cum = np.cumsum(sizes.astype(np.float64) + 200.0)  # + fixed cost per message
-    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, w) / w)
-    bounds = [0] + sorted({int(min(max(c, 1), n - 1)) for c in cuts}) + [n]
-    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-
-
-def _chunks(docs: Sequence[DocFields]) -> list[Sequence[DocFields]]:
-    sizes = np.fromiter((len(d.subject) + min(len(d.body), MAX_TEXT) for d in docs), dtype=np.int64, count=len(docs))
-    return [docs[a:b] for a, b in _shares(sizes)]
-
-
-_POOL = None
-_POOL_SIZE = 0
-_POOL_LOCK = threading.Lock()
-
-
-def _pool(n: int):
-    """The worker pool (started once, from a fork server: safe under a GUI's threads), with at
-    least n processes."""
-    global _POOL, _POOL_SIZE
-    with _POOL_LOCK:
-        if _POOL is None or _POOL_SIZE < n or getattr(_POOL, "_broken", False):
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            if _POOL is not None:
-                _POOL.shutdown(wait=False, cancel_futures=True)
-            methods = multiprocessing.get_all_start_methods()
-            ctx = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
-            if _POOL is None:
-                import atexit
-                atexit.register(_close_pool)
-            _POOL, _POOL_SIZE = ProcessPoolExecutor(n, mp_context=ctx), n
-        return _POOL
-
-
-def _ready(_=None) -> int:
-    return os.getpid()
-
-
-def _warm_pool() -> None:
-    """Start the worker processes now (they import this module) without waiting for them."""
-    n = _workers() - 1
-    if n >= 1:
-        try:
-            pool = _pool(n)
-            for _ in range(n):
-                pool.submit(_ready)
-        except (OSError, RuntimeError, ValueError):
-            pass
-
-
-def _close_pool() -> None:
-    """Stop the worker processes (at exit: before interpreter teardown, which would otherwise
-    collect the pool half-way and print an ignored exception)."""
-    global _POOL, _POOL_SIZE
-    with _POOL_LOCK:
-        pool, _POOL, _POOL_SIZE = _POOL, None, 0
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _parallel(fn, args: list, local=None) -> Optional[list]:
-    """fn over args in worker processes, in order, then ``local()`` (run in this process while
-    the workers work) appended; None when processes cannot be used here (the caller then works
-    in-process)."""
-    from concurrent.futures.process import BrokenProcessPool
-    try:
-        pool = _pool(len(args))
-        futures = [pool.submit(fn, a) for a in args]
-    except (OSError, RuntimeError, ValueError, BrokenProcessPool):
-        return None
-    mine = local() if local is not None else None
-    try:
-        out = [f.result() for f in futures]
-    except (OSError, BrokenProcessPool):
-        return None
-    return out + [mine] if local is not None else out
-
-
 _SPACES: dict[str, "FeatureSpace"] = {}   # in a worker: fitted spaces by payload key
-_IN_WORKER = False                         # True in a worker process: it never starts workers
 
 
 def _space_of(payload: tuple[str, bytes]) -> "FeatureSpace":
-    global _IN_WORKER
-    _IN_WORKER = True
+    workers._IN_WORKER = True  # a worker never starts workers of its own
     key, blob = payload
     space = _SPACES.get(key)
     if space is None:

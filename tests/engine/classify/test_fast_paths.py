@@ -11,6 +11,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from sasc_desktop.engine.classify import features as F
 from sasc_desktop.engine.classify import pii as P
+from sasc_desktop.engine.classify import workers as W
 from sasc_desktop.engine.classify.charhash import HashedCharTfidf
 
 TEXTS = ["Privileged and Confidential: the lawsuit", "Lunch on Friday?  Re: lunch", "a b  c\tde\nfgh",
@@ -77,9 +78,9 @@ def test_worker_process_transform_equals_in_process(monkeypatch):
             for i in range(40)]
     space = F.FeatureSpace()
     X = space.fit_transform(docs, ["corp.com"], F.network_centralities([("a@corp.com", "b@corp.com", "to", 1)]))
-    monkeypatch.setattr(F, "PARALLEL_MIN_DOCS", 10)
-    monkeypatch.setattr(F, "_workers", lambda: 2)
-    assert len(F._chunks(docs)) == 2
+    monkeypatch.setattr(W, "PARALLEL_MIN_DOCS", 10)
+    monkeypatch.setattr(W, "_workers", lambda: 2)
+    assert len(W._chunks(docs, F._text_size)) == 2
     Y = space.transform(docs)
     assert Y.shape == X.shape and abs(Y - X).max() < 1e-6
 
