@@ -6,7 +6,8 @@ Uses the demo collection (generated into a temporary folder) when ``sasc_desktop
 is importable, else ../shared/data/enron-categories-dev. Reports feature build seconds,
 scoring throughput (cached features; end to end from the raw messages in SQLite for the whole
 project, and on one process with its CPU time per document), full and incremental
-retrain seconds (after one new judgment), and peak memory.
+retrain seconds (after one new judgment), and peak memory: of this process, and the largest of
+the feature pool's worker processes.
 """
 from __future__ import annotations
 
@@ -46,6 +47,23 @@ def build_project(tmp: Path, n: int):
     s.ingest([data])
     import_categories(s, data)
     return s, "dana-whitfield", "enron-categories-dev"
+
+
+def pool_workers_peak_mb() -> tuple[int, float | None]:
+    """(worker processes in the feature pool, the largest peak resident memory among them in MB;
+    None without workers), read from /proc/<pid>/status VmHWM while the pool is alive. The
+    workers are forked by the fork server, not by this process, so RUSAGE_CHILDREN never
+    counts them (it reads 0 after the pool is closed)."""
+    pool = W._POOL
+    pids = list(getattr(pool, "_processes", None) or ()) if pool is not None else []
+    peaks = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                peaks += [int(line.split()[1]) for line in f if line.startswith("VmHWM:")]
+        except OSError:  # exited, or no /proc
+            pass
+    return len(pids), round(max(peaks) / 1024, 1) if peaks else None
 
 
 def main() -> int:
@@ -106,6 +124,7 @@ def main() -> int:
         t, c = time.perf_counter(), time.process_time()
         inc = train(s, persona, kind=args.model)
         retrain_s, retrain_cpu = time.perf_counter() - t, time.process_time() - c
+        n_workers, workers_peak_mb = pool_workers_peak_mb()
         out = {
             "collection": collection, "persona": persona, "model": args.model, "documents": n_docs, "features": fm.X.shape[1],
             "judged": full.n_train, "feature_build_seconds": round(feature_s, 3),
@@ -120,6 +139,7 @@ def main() -> int:
             "full_train_seconds": round(full_s, 3), "retrain_seconds_after_one_judgment": round(retrain_s, 3),
             "retrain_cpu_seconds_after_one_judgment": round(retrain_cpu, 3), "retrain_incremental": inc.incremental,
             "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "workers_used": n_workers, "workers_peak_memory_mb": workers_peak_mb,
             "cpus": os.cpu_count(),
             "load_average_1min_start_end": [load0, round(os.getloadavg()[0], 2)],
         }
