@@ -1,6 +1,7 @@
 """Per-persona sensitivity models of a project: train, store, score, explain, cross-validate."""
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -20,7 +21,7 @@ from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
 from .model import SensitivityClassifier, best_threshold, fbeta_from_counts
 from .pii import detect_pii
-from ..project.modelfile import read_model_file, write_model_file
+from ..project.modelfile import forget_model_file, read_model_file, write_model_file
 
 MODEL_FORMAT = "sasc-classifier"
 MODEL_FORMAT_VERSION = 2  # 2: feature spaces with the cue: block (version-1 files lack its columns)
@@ -102,18 +103,39 @@ def _row_ids(session, doc_ids: Sequence[str]) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ persistence
-def _model_path(session, persona: str) -> Path:
+# Each training writes a new file, models/classifier-<persona>-<digest>-v<version>.joblib, and
+# one transaction then points the persona's classifier_models row at it and replaces its scores:
+# a crash or kill at any moment leaves the row, the file it names and the scores in agreement.
+def _model_stem(persona: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
-    digest = hashlib.sha1(persona.encode()).hexdigest()[:8]
-    return Path(session.paths.models) / f"classifier-{safe}-{digest}.joblib"
+    return f"classifier-{safe}-{hashlib.sha1(persona.encode()).hexdigest()[:8]}"
 
 
-def save_model(session, persona: str, model: SensitivityClassifier) -> Path:
-    """Write the model file (a versioned pickle, C pickler). The feature space inside pickles to
+def _model_path(session, persona: str) -> Path:
+    """The persona's current model file: the one its classifier_models row names (files of
+    projects trained before versioned names are at the unversioned path)."""
+    models = Path(session.paths.models)
+    row = session.store.con.execute("SELECT path FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    if row and row[0]:
+        return models / Path(row[0]).name  # rows of older projects hold absolute paths
+    return models / f"{_model_stem(persona)}.joblib"
+
+
+def save_model(session, persona: str, model: SensitivityClassifier, version: int = 0) -> Path:
+    """Write a model file (a versioned pickle, C pickler). The feature space inside pickles to
     bytes cached on it, so retraining after one judgment writes ~2 MB of ready bytes instead of
     re-serialising vocabularies (joblib's pure-Python pickler took 0.6-4 s here)."""
-    return write_model_file(_model_path(session, persona), MODEL_FORMAT, MODEL_FORMAT_VERSION,
-                            {"persona": persona, "model": model})
+    path = Path(session.paths.models) / f"{_model_stem(persona)}-v{version}.joblib"
+    return write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model})
+
+
+def _drop_old_model_files(session, persona: str, keep: Path) -> None:
+    """Delete the persona's model files other than ``keep`` (earlier versions, and files of a
+    training that was killed before its transaction committed)."""
+    for old in Path(session.paths.models).glob(f"{_model_stem(persona)}*.joblib"):
+        if old.name != keep.name:
+            forget_model_file(old)
+            old.unlink(missing_ok=True)
 
 
 def load_model(session, persona: str) -> SensitivityClassifier:
@@ -127,11 +149,13 @@ def load_model(session, persona: str) -> SensitivityClassifier:
                            "retrain with 'sasc classify train'")["model"]
 
 
-def _store_scores(session, persona: str, version: int, ids: np.ndarray, probs: np.ndarray) -> None:
-    with session.store.transaction() as con:
-        con.execute("DELETE FROM scores WHERE persona = ?", (persona,))
-        con.executemany("INSERT INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
-                        zip([persona] * len(ids), ids.tolist(), probs.astype(float).tolist(), [version] * len(ids)))
+def _write_scores(con, persona: str, version: int, ids: np.ndarray, probs: np.ndarray) -> None:
+    con.execute("DELETE FROM scores WHERE persona = ?", (persona,))
+    con.executemany("INSERT INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
+                    zip([persona] * len(ids), ids.tolist(), probs.astype(float).tolist(), [version] * len(ids)))
+
+
+def _forget_scores(session, persona: str) -> None:
     with _LOCK:
         for k in [k for k in _SCORES if k[:2] == (str(session.root), persona)]:
             del _SCORES[k]
@@ -161,28 +185,32 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
                    and old.updates_ < 500 and 0 < y.sum() < len(y))
     progress.update(0, None, "fitting")
     if incremental:
-        model = old.update(fm.X[fm.rows(ids)], y)
+        model = copy.copy(old).update(fm.X[fm.rows(ids)], y)  # the cached saved model stays as it was
         model.updates_ += 1
     else:
-        model = SensitivityClassifier(kind=kind, beta=beta).fit(fm.X[fm.rows(ids)], y)
+        model = SensitivityClassifier(kind=kind, beta=beta).fit(fm.X[fm.rows(ids)], y, progress)
         model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
         model.full_fit_n_, model.updates_ = len(ids), 0
-    path = save_model(session, persona, model)
     progress.update(0, None, "scoring")
     probs = model.proba_positive(fm.X)
+    progress.check()  # the last moment to cancel: nothing has been written yet
     row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
     version = (row[0] if row else 0) + 1
+    path = save_model(session, persona, model, version)
     trained_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     info = ModelInfo(persona=persona, version=version, kind=kind, n_train=len(ids), n_positive=int(y.sum()),
                      threshold=float(model.threshold_), C=dict(model.C_), beta=float(beta), incremental=bool(incremental),
-                     seconds=0.0, trained_at=trained_at, path=str(path), n_scored=len(probs))
+                     seconds=round(time.perf_counter() - t0, 3), trained_at=trained_at, path=str(path),
+                     n_scored=len(probs))
     with session.store.transaction() as con:
         con.execute("INSERT INTO classifier_models(persona, version, path, kind, trained_at, feature_key, info) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(persona) DO UPDATE SET version = excluded.version, "
                     "path = excluded.path, kind = excluded.kind, trained_at = excluded.trained_at, "
                     "feature_key = excluded.feature_key, info = excluded.info",
-                    (persona, version, str(path), kind, trained_at, fm.key, json.dumps(info.to_json())))
-    _store_scores(session, persona, version, fm.ids, probs)
+                    (persona, version, path.name, kind, trained_at, fm.key, json.dumps(info.to_json())))
+        _write_scores(con, persona, version, fm.ids, probs)
+    _forget_scores(session, persona)
+    _drop_old_model_files(session, persona, path)
     return ModelInfo(**{**asdict(info), "seconds": round(time.perf_counter() - t0, 3)})
 
 
@@ -197,7 +225,10 @@ def score_project(session, persona: str, progress: Optional[Progress] = None) ->
     progress.update(0, None, "reading and scoring messages")
     ids, X = model.space_.transform_store(session.store)
     probs = model.proba_positive(X)
-    _store_scores(session, persona, row[0] if row else 0, ids, probs)
+    progress.check()
+    with session.store.transaction() as con:
+        _write_scores(con, persona, row[0] if row else 0, ids, probs)
+    _forget_scores(session, persona)
     return len(ids)
 
 

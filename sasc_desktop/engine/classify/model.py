@@ -104,6 +104,9 @@ def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
+_BASE_NAMES = {"lr": "logistic regression", "svm": "linear SVM"}
+
+
 class SensitivityClassifier(BaseEstimator, ClassifierMixin):
     def __init__(self, kind: str = "lr", C: Optional[float] = None, Cs: Sequence[float] = (2.0, 8.0, 32.0),
                  beta: float = 1.0, inner_folds: int = 3, class_weight: Optional[str] = "balanced",
@@ -128,9 +131,10 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
             m = self._base(which, C).fit(X, y)
         return m.coef_.ravel().astype(np.float64), float(m.intercept_[0])
 
-    def _oof(self, which: str, C: float, X, y, folds) -> np.ndarray:
+    def _oof(self, which: str, C: float, X, y, folds, tick=lambda what: None) -> np.ndarray:
         out = np.zeros(len(y))
-        for tr, te in folds:
+        for i, (tr, te) in enumerate(folds):
+            tick(f"choosing the {_BASE_NAMES[which]}'s regularisation: C={C:g}, fold {i + 1} of {len(folds)}")
             w, b = self._fit_base(which, C, X[tr], y[tr])
             out[te] = X[te] @ w + b
         return out
@@ -147,17 +151,28 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
         return sp.csr_matrix(X), y
 
     # fit / update --------------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y, progress=None):
+        """Choose C per base model by inner cross-validation (average precision), calibrate it
+        (Platt on the out-of-fold scores) and pick the F-beta threshold on those scores.
+        ``progress`` (an engine Progress) hears of every inner fit and can cancel between them."""
         X, y = self._check(X, y)
         n_splits = max(2, min(self.inner_folds, int(y.sum()), int(len(y) - y.sum())))
         folds = list(StratifiedKFold(n_splits, shuffle=True, random_state=self.random_state).split(np.zeros(len(y)), y))
         bases = ("lr", "svm") if self.kind == "or" else (self.kind,)
+        grid = [self.C] if self.C is not None else list(self.Cs)
+        steps, step = len(bases) * (len(grid) * len(folds) + 1), 0
+
+        def tick(what: str) -> None:
+            nonlocal step
+            if progress is not None:
+                progress.update(step, steps, what)
+            step += 1
         self.C_, self.platt_, self.coef_, self.intercept_ = {}, {}, {}, {}
         probs = []
         for which in bases:
             best = None
-            for C in ([self.C] if self.C is not None else list(self.Cs)):
-                oof = self._oof(which, C, X, y, folds)
+            for C in grid:
+                oof = self._oof(which, C, X, y, folds, tick)
                 ap = average_precision_score(y, oof)
                 if best is None or ap > best[0] + 1e-12:
                     best = (ap, C, oof)
@@ -166,7 +181,10 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
             self.platt_[which] = _platt(oof, y)
             a, b = self.platt_[which]
             probs.append(_sigmoid(a * oof + b))
+            tick(f"fitting the {_BASE_NAMES[which]} on every judged message")
             self.coef_[which], self.intercept_[which] = self._fit_base(which, C, X, y)
+        if progress is not None:
+            progress.update(steps, steps, "choosing the threshold")
         p = np.max(probs, axis=0)
         self.threshold_, self.validation_fbeta_ = best_threshold(y, p, self.beta)
         self.classes_ = np.array([0, 1])
@@ -175,8 +193,11 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
         return self
 
     def update(self, X, y):
-        """Refit on new (X, y) with the chosen C, calibration and threshold kept (fast)."""
+        """Refit on new (X, y) with the chosen C, calibration and threshold kept (fast). The
+        weights are replaced by new dicts, never changed in place, so a shallow copy of a model
+        can be updated while the original (say, the cached saved model) stays as it was."""
         X, y = self._check(X, y)
+        self.coef_, self.intercept_ = dict(self.coef_), dict(self.intercept_)
         for which in self.coef_:
             if which == "lr":
                 m = LogisticRegression(C=self.C_[which], class_weight=self.class_weight, solver="lbfgs",

@@ -29,6 +29,12 @@ def write_model_file(path: Path, fmt: str, version: int, payload: dict) -> Path:
     return path
 
 
+def forget_model_file(path: Path) -> None:
+    """Drop a file's cached contents (call before deleting or abandoning the file)."""
+    with _LOCK:
+        _CACHE.pop(str(Path(path)), None)
+
+
 def _stamp(path: Path) -> tuple[int, int, int]:
     st = path.stat()
     return st.st_ino, st.st_mtime_ns, st.st_size

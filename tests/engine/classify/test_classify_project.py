@@ -1,5 +1,6 @@
 """End to end on real projects: real mail files, real SQLite, real models."""
 import json
+import pickle
 import random
 
 import numpy as np
@@ -8,8 +9,11 @@ import pytest
 from sasc_desktop.cli import main as sasc
 from sasc_desktop.engine.classify import (SensitivityClassifier, cross_validate, explain, fit_model, import_categories,
                                           import_judgments, probabilities, probabilities_for, train)
-from sasc_desktop.engine.classify.api import NoModelError, _model_path
-from sasc_desktop.engine.errors import ProjectError, SascError
+from sasc_desktop.engine.classify import api
+from sasc_desktop.engine.classify.api import NoModelError, _model_path, load_model
+from sasc_desktop.engine.progress import Progress
+from sasc_desktop.engine.project import judgments as J
+from sasc_desktop.engine.errors import Cancelled, ProjectError, SascError
 from sasc_desktop.engine.session import Session
 
 SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
@@ -192,3 +196,112 @@ def test_message_set_key_follows_the_project(project, tmp_path):
     s.ingest([extra])
     k3 = message_set_key(s)
     assert k3[0] not in (k1[0], k2[0]) and k3 == _message_set_key(s)
+
+
+# ------------------------------------------------------------------------------ all-or-nothing training
+# Cancelled or killed at any point, the persona's model row, the model file it names and the
+# stored scores still agree; a full fit reports its progress.
+
+
+def _state(s, persona="p1"):
+    """Everything a training writes: the row, the files on disk, the scores."""
+    row = s.store.con.execute("SELECT version, path, info FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    scores = s.store.con.execute("SELECT message, prob, model_version FROM scores WHERE persona = ? ORDER BY message",
+                                 (persona,)).fetchall()
+    files = sorted(p.name for p in (s.root / "models").glob("classifier-*"))
+    return row, scores, files
+
+
+def _cancel_at(text):
+    """A Progress that cancels itself when a message containing ``text`` is reported."""
+    box = []
+
+    def hear(done, total, message):
+        if text in message:
+            box[0].cancel()
+    box.append(Progress(hear))
+    return box[0]
+
+
+@pytest.mark.parametrize("stage", ["choosing the logistic regression's regularisation", "fitting the linear SVM",
+                                   "scoring"])
+def test_cancelled_first_training_writes_nothing(project, stage):
+    s = project
+    with pytest.raises(Cancelled):
+        train(s, "p1", _cancel_at(stage), kind="or")
+    assert _state(s) == (None, [], [])
+    with pytest.raises(api.NoModelError):
+        load_model(s, "p1")
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_cancelled_retraining_keeps_the_saved_model_and_scores(project, full):
+    s = project
+    first = train(s, "p1", kind="or")
+    before = _state(s)
+    saved = load_model(s, "p1")
+    coef = {k: v.copy() for k, v in saved.coef_.items()}
+    J.save_sensitivity(s.store, [("p1", "", "m1@corp.com", 1)])  # a new judgment: retrain
+    with pytest.raises(Cancelled):
+        train(s, "p1", _cancel_at("scoring"), kind="or", full=full)
+    assert _state(s) == before
+    again = load_model(s, "p1")  # the cached model object was not changed by the abandoned update
+    assert again.n_train_ == first.n_train and again.updates_ == 0
+    assert all(np.array_equal(again.coef_[k], coef[k]) for k in coef)
+    # the next training goes through and leaves exactly one model file, the one the row names
+    info = train(s, "p1", kind="or")
+    row, scores, files = _state(s)
+    assert info.version == first.version + 1 == row[0] and files == [row[1]] == [_model_path(s, "p1").name]
+    assert {v for _, _, v in scores} == {info.version} and len(scores) == 60
+
+
+def test_killed_between_model_file_and_commit_keeps_the_old_model(project, monkeypatch):
+    """A failure after the new model file is written but before the transaction commits (a
+    kill there) leaves the row and scores on the old model, which still loads; the orphan file
+    is removed by the next training."""
+    s = project
+    train(s, "p1", kind="lr")
+    before = _state(s)
+    old_threshold = load_model(s, "p1").threshold_
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt("killed")
+    monkeypatch.setattr(api, "_write_scores", boom)
+    with pytest.raises(KeyboardInterrupt):
+        train(s, "p1", kind="or", full=True)
+    row, scores, files = _state(s)
+    assert (row, scores) == before[:2] and len(files) == 2  # the orphan sits beside the named file
+    model = load_model(s, "p1")
+    assert model.kind == "lr" and model.threshold_ == old_threshold
+    monkeypatch.undo()
+    info = train(s, "p1", kind="or")
+    row, _, files = _state(s)
+    assert files == [row[1]] and load_model(s, "p1").kind == "or" and info.version == before[0][0] + 1
+
+
+def test_rows_of_older_projects_with_absolute_unversioned_paths_still_load(project):
+    s = project
+    train(s, "p1")
+    current = _model_path(s, "p1")
+    legacy = current.with_name(current.name.rsplit("-v", 1)[0] + ".joblib")
+    current.rename(legacy)
+    s.store.con.execute("UPDATE classifier_models SET path = ? WHERE persona = 'p1'", ("/elsewhere/models/" + legacy.name,))
+    s.store.con.commit()
+    assert _model_path(s, "p1") == legacy and load_model(s, "p1").n_train_ == 60
+    train(s, "p1")  # retraining moves it to a versioned file and removes the legacy one
+    assert [p.name for p in (s.root / "models").glob("classifier-*")] == [_model_path(s, "p1").name]
+    assert pickle.loads(_model_path(s, "p1").read_bytes())["persona"] == "p1"
+
+
+def test_full_fit_reports_every_inner_fit_in_order():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 5))
+    y = (X[:, 0] > 0).astype(int)
+    seen = []
+    SensitivityClassifier(kind="or", Cs=(1.0, 4.0), inner_folds=3).fit(X, y, Progress(lambda d, t, m: seen.append((d, t, m))))
+    steps = 2 * (2 * 3 + 1)  # two base models x (two Cs x three folds + the final fit)
+    assert [d for d, _, _ in seen] == list(range(steps)) + [steps] and {t for _, t, _ in seen} == {steps}
+    assert seen[0][2] == "choosing the logistic regression's regularisation: C=1, fold 1 of 3"
+    assert seen[6][2] == "fitting the logistic regression on every judged message"
+    assert seen[7][2] == "choosing the linear SVM's regularisation: C=1, fold 1 of 3"
+    assert seen[-1][2] == "choosing the threshold"
