@@ -3,15 +3,17 @@ status bar (collection size, active persona) and preferences. Every engine call 
 ``self.worker`` and the Session facade; the UI thread never touches disk or the index."""
 from __future__ import annotations
 
+import importlib
 import logging
+import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QToolButton
 
-from ..engine.errors import ProjectError, SascError
+from ..engine.errors import Cancelled, ProjectError, SascError
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
 from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
@@ -58,6 +60,24 @@ def train_current_persona(session: Session, progress) -> tuple[str, Any]:
     return sens["persona_name"], info
 
 
+TRAINING_CANCELLED = "Training cancelled; the saved sensitivity model and its scores are unchanged"
+
+
+def preload_classifier() -> threading.Thread:
+    """Import the classifier's libraries (scikit-learn and SciPy: ~1.7 s of imports) on a
+    background thread, so that the first opened message's evidence line does not wait for them.
+    Imports only: no session is touched, and the import lock makes a worker thread that needs
+    the module meanwhile simply wait for it."""
+    def run():
+        try:
+            importlib.import_module("sasc_desktop.engine.classify.api")
+        except Exception:  # the document view reports a real failure when it needs the module
+            log.exception("preloading the classifier failed")
+    thread = threading.Thread(target=run, name="preload-classifier", daemon=True)
+    thread.start()
+    return thread
+
+
 def trained_message(name: str, info: Any) -> str:
     """The status bar's finish message for a trained model (``info`` is a ModelInfo)."""
     return (f"Sensitivity model for {name} trained on {info.n_train:,} judged messages "
@@ -99,6 +119,7 @@ class MainWindow(QMainWindow):
     import_finished = Signal(object)    # IngestReport
     model_trained = Signal(object)      # ModelInfo
     training_failed = Signal(object)    # the exception
+    training_cancelled = Signal()
 
     def __init__(self, state: Optional[AppState] = None, show_dialogs: bool = True):
         super().__init__()
@@ -114,6 +135,8 @@ class MainWindow(QMainWindow):
         self.prefs_dialog: Optional[PreferencesDialog] = None
         self._doc_seq = 0
         self._training = False
+        self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
+        self._preload: Optional[threading.Thread] = None
         self._search_seq = 0
 
         self.search_panel = SearchPanel()
@@ -161,6 +184,9 @@ class MainWindow(QMainWindow):
         self.tools_menu = t
         self.train_action = self._action(t, "&Train sensitivity model…", self.train_model, QKeySequence("Ctrl+Shift+T"))
         self.train_action.setStatusTip("Train the current persona's sensitivity classifier on its judged messages")
+        self.cancel_train_action = self._action(t, "&Cancel training", self.cancel_training, QKeySequence("Esc"))
+        self.cancel_train_action.setStatusTip("Stop the training; the saved model and its scores stay as they were")
+        self.cancel_train_action.setEnabled(False)
         h = self.menuBar().addMenu("&Help")
         self.help_action = self._action(h, "Keyboard &shortcuts", self.toggle_shortcuts, QKeySequence("F1"))
         self._action(h, "Query &syntax", self.show_syntax_help)
@@ -193,7 +219,13 @@ class MainWindow(QMainWindow):
         self.busy_bar.hide()
         sb.addWidget(self.collection_label)       # its natural width; the messages get the rest
         sb.addWidget(self.message_label, 1)
+        self.cancel_button = QToolButton()
+        self.cancel_button.setDefaultAction(self.cancel_train_action)
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setAutoRaise(True)
+        self.cancel_button.hide()
         sb.addPermanentWidget(self.busy_bar)
+        sb.addPermanentWidget(self.cancel_button)
         sb.addPermanentWidget(self.persona_label)
 
     def _build_shortcuts(self) -> None:
@@ -218,6 +250,8 @@ class MainWindow(QMainWindow):
         """Training needs an open project with personas, and one training at a time."""
         has_personas = bool(self.info and self.info.get("personas"))
         self.train_action.setEnabled(has_personas and not self._training)
+        self.cancel_train_action.setEnabled(self._train_task is not None)
+        self.cancel_button.setVisible(self._train_task is not None)
 
     # errors -----------------------------------------------------------------------------
     def show_error(self, title: str, exc: BaseException, details: str = "") -> QMessageBox:
@@ -292,6 +326,8 @@ class MainWindow(QMainWindow):
         self.search_panel.summary.setText("")
         self.doc_view.clear("Search the collection, then open a result to read it here.")
         self._update_status()
+        if info.get("personas") and self._preload is None:
+            self._preload = preload_classifier()
         self.flash(f"Opened {info['root']}", 5000)
         self.project_loaded.emit(info)
         self.focus_query()
@@ -462,6 +498,7 @@ class MainWindow(QMainWindow):
 
         def finish():
             self._training = False
+            self._train_task = None
             self._update_train_action()
 
         def done(value):
@@ -484,10 +521,24 @@ class MainWindow(QMainWindow):
 
         def failed(exc):
             finish()
+            if isinstance(exc, Cancelled):
+                self.flash(TRAINING_CANCELLED, 20000)
+                self.training_cancelled.emit()
+                return
             self.show_error("Training the sensitivity model", exc, _details(exc))
             self.training_failed.emit(exc)
-        return self.worker.run(lambda p: train_current_persona(self.session, p), done, failed,
-                               label="Training the sensitivity model", on_progress=progress)
+        self._train_task = self.worker.run(lambda p: train_current_persona(self.session, p), done, failed,
+                                           label="Training the sensitivity model", on_progress=progress)
+        self._update_train_action()
+        return self._train_task
+
+    def cancel_training(self) -> None:
+        """Tools ▸ Cancel training (Esc, or the status bar's Cancel button): the engine stops at
+        its next step and writes nothing, so the saved model and its scores stay as they were."""
+        if self._train_task is not None and not self._train_task.cancelled:
+            self._train_task.cancel()
+            self.cancel_train_action.setEnabled(False)
+            self.flash("Cancelling the training…", 0)
 
     # preferences ------------------------------------------------------------------------
     def show_preferences(self) -> Optional[Task]:

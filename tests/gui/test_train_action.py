@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -165,8 +166,8 @@ def test_an_old_model_file_points_at_the_menu_and_training_replaces_it(qtbot, wi
     from sasc_desktop.engine.project.modelfile import write_model_file
     root = judged["root"]
     with Session.open(root) as s:
-        path = _model_path(s, "holly-palmer")
         train(s, "holly-palmer", kind="lr")
+        path = _model_path(s, "holly-palmer")
         model = load_model(s, "holly-palmer")
         write_model_file(path, MODEL_FORMAT, 1, {"persona": "holly-palmer", "model": model})
     # as if written by an older app long ago (the engine caches model files by path and mtime)
@@ -186,3 +187,62 @@ def test_an_old_model_file_points_at_the_menu_and_training_replaces_it(qtbot, wi
     e = window.doc_view.doc["sensitivity"]["explanation"]
     assert e is not None and "error" not in window.doc_view.doc["sensitivity"]
     assert f"{100 * e['probability']:.1f}%" in window.doc_view.sensitivity.text()
+
+
+def saved_state(root: Path) -> tuple:
+    """What a training writes: the model files (name and bytes), the model row, the scores."""
+    with Session.open(root) as s:
+        row = s.store.con.execute("SELECT version, path, info FROM classifier_models").fetchall()
+        scores = s.store.con.execute("SELECT persona, message, prob, model_version FROM scores ORDER BY 1, 2").fetchall()
+    return [(p.name, p.read_bytes()) for p in model_files(root)], row, scores
+
+
+def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monkeypatch):
+    from sasc_desktop.gui.mainwindow import TRAINING_CANCELLED
+    dialogs = []
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: dialogs.append(a))
+    root = judged["root"]
+    open_project(qtbot, window, root)
+    assert not window.cancel_train_action.isEnabled() and window.cancel_button.isHidden()
+    assert window.cancel_train_action in window.tools_menu.actions()
+    assert window.cancel_train_action.shortcut().toString() == "Esc"
+
+    # cancelled before its first step (the button, as soon as it shows): nothing is written
+    with qtbot.waitSignal(window.training_cancelled, timeout=120_000):
+        window.train_action.trigger()
+        assert window.cancel_button.isVisible() and window.cancel_train_action.isEnabled()
+        window.cancel_button.click()
+        assert window.message_label.text() == "Cancelling the training…"
+        assert not window.cancel_train_action.isEnabled()  # pressed once
+    wait_idle(qtbot, window)
+    assert window.message_label.text() == TRAINING_CANCELLED
+    assert model_files(root) == [] and saved_state(root)[1:] == ([], [])
+    assert window.train_action.isEnabled() and window.cancel_button.isHidden()
+    assert not window.cancel_train_action.isEnabled() and dialogs == []
+
+    # a saved model of another kind, so the menu's training is a full fit; Esc cancels it while
+    # its first inner fit runs (held until the key is pressed, so the test cannot race it)
+    from sasc_desktop.engine.classify import train
+    from sasc_desktop.engine.classify.model import SensitivityClassifier
+    with Session.open(root) as s:
+        train(s, "holly-palmer", kind="lr")
+    before = saved_state(root)
+    assert len(before[0]) == 1 and len(before[2]) == 90
+    started, release = threading.Event(), threading.Event()
+    real_fit = SensitivityClassifier._fit_base
+
+    def held_fit(self, *args):
+        started.set()
+        release.wait(60)
+        return real_fit(self, *args)
+    monkeypatch.setattr(SensitivityClassifier, "_fit_base", held_fit)
+    window.activateWindow()
+    with qtbot.waitSignal(window.training_cancelled, timeout=120_000):
+        window.train_action.trigger()
+        qtbot.waitUntil(started.is_set, timeout=60_000)
+        qtbot.keyClick(window, Qt.Key.Key_Escape)
+        assert window.message_label.text() == "Cancelling the training…"
+        release.set()
+    wait_idle(qtbot, window)
+    assert window.message_label.text() == TRAINING_CANCELLED and dialogs == []
+    assert saved_state(root) == before
