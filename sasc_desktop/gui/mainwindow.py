@@ -221,7 +221,6 @@ class MainWindow(QMainWindow):
         sb.addWidget(self.message_label, 1)
         self.cancel_button = QToolButton()
         self.cancel_button.setDefaultAction(self.cancel_train_action)
-        self.cancel_button.setText("Cancel")
         self.cancel_button.setAutoRaise(True)
         self.cancel_button.hide()
         sb.addPermanentWidget(self.busy_bar)
