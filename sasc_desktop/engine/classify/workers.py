@@ -76,16 +76,13 @@ def _pool(n: int):
     global _POOL, _POOL_SIZE
     with _POOL_LOCK:
         if _POOL is None or _POOL_SIZE < n or getattr(_POOL, "_broken", False):
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+            from ..procpool import process_pool
             if _POOL is not None:
                 _POOL.shutdown(wait=False, cancel_futures=True)
-            methods = multiprocessing.get_all_start_methods()
-            ctx = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
             if _POOL is None:
                 import atexit
                 atexit.register(_close_pool)
-            _POOL, _POOL_SIZE = ProcessPoolExecutor(n, mp_context=ctx), n
+            _POOL, _POOL_SIZE = process_pool(n), n
         return _POOL
 
 

@@ -10,7 +10,6 @@ was cut short.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
 import time
@@ -25,6 +24,7 @@ from ..errors import Cancelled, InputError
 from ..index import SearchIndex
 from ..index.schema import analyse_document, date_items
 from ..index.search_index import analyse_row, document_fields
+from ..procpool import process_pool
 from ..progress import Progress, ensure
 from ..project import Store
 from ..records import IngestReport, Message, SkippedMessage
@@ -77,9 +77,7 @@ def _prepare_many(items: list[tuple[str, str, bytes]]) -> list:
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes started from a fork server where there is one: forking the caller
     directly is unsafe when it runs threads (the GUI imports from a worker thread)."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
-    return ProcessPoolExecutor(workers, mp_context=context)
+    return process_pool(workers)
 
 
 def _batches(items: Iterable[RawItem], size: int) -> Iterator[list[RawItem]]:

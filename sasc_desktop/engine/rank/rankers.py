@@ -9,14 +9,13 @@ restart / stopping point. ``make_ranker(name, **params)`` builds one from the re
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing as mp
 from typing import Optional
 
 import numpy as np
 
 from ..errors import InputError
 from ..evaluate import parse_measure
+from ..procpool import process_pool
 from .data import Evaluator, RankData
 
 
@@ -145,7 +144,7 @@ class CoordinateAscent(Ranker):
         jobs = [(Z, train, self.objective, self.seed * 1000 + r, self.n_iter, self.step_base, self.step_scale,
                  self.tolerance, None) for r in range(self.n_restarts)]
         if self.n_jobs > 1 and self.n_restarts > 1:
-            with cf.ProcessPoolExecutor(max_workers=self.n_jobs, mp_context=mp.get_context("fork")) as ex:
+            with process_pool(self.n_jobs, method="fork") as ex:
                 results = list(ex.map(_ca_restart, jobs))
         else:
             results = [_ca_restart(j) for j in jobs]

@@ -1,0 +1,65 @@
+"""Process pools whose workers do not outlive the app.
+
+A ``ProcessPoolExecutor`` worker waits on its call queue, whose write end its siblings also
+hold, and a fork server waits for a pipe that every worker it forked holds too: when the app is
+killed (SIGKILL, a crash, the OOM killer) none of them ever sees end-of-file, and the fork
+server, its workers and the resource tracker stay behind for good. Each worker here watches the
+process that started the pool (a Linux pidfd, else polling) and exits when it is gone; the fork
+server and the resource tracker then see their pipes close and exit too.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import select
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Optional
+
+POLL_SECONDS = 1.0  # where pidfds are missing (not Linux, or Linux < 5.3)
+
+
+def process_pool(workers: int, method: str = "forkserver", initializer: Optional[Callable] = None,
+                 initargs: tuple = ()) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes started by ``method`` ("forkserver" falls back to the
+    platform's default where there is no fork server: forking a process that runs threads, as
+    the GUI does, is unsafe)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context(method) if method in methods else None
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                               initargs=(os.getpid(), initializer, initargs))
+
+
+def _start_worker(app_pid: int, initializer: Optional[Callable], initargs: tuple) -> None:
+    watch_parent(app_pid)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def watch_parent(pid: int) -> threading.Thread:
+    """Exit this process (at once, without cleanup: its work is for a process that is gone) as
+    soon as process ``pid`` ends."""
+    try:
+        fd: Optional[int] = os.pidfd_open(pid)
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):
+        fd = None
+
+    def run() -> None:
+        if fd is not None:
+            select.select([fd], [], [])  # a pidfd becomes readable when its process exits
+        else:
+            while True:
+                time.sleep(POLL_SECONDS)
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:  # alive, someone else's (cannot happen for our parent)
+                    pass
+        os._exit(0)
+    thread = threading.Thread(target=run, name="sasc-watch-parent", daemon=True)
+    thread.start()
+    return thread
