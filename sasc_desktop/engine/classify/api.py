@@ -19,7 +19,7 @@ from ..errors import InputError, SascError
 from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
-from .model import SensitivityClassifier, best_threshold, fbeta_from_counts
+from .model import SensitivityClassifier, fbeta_from_counts
 from .pii import detect_pii
 from ..project.modelfile import forget_model_file, read_model_file, write_model_file
 

@@ -248,7 +248,7 @@ def detect_pii(text: str, field: str = "") -> list[PiiHit]:
     return out
 
 
-def pii_count_rows(texts) -> "np.ndarray":
+def pii_count_rows(texts):
     """(len(texts), len(PII_KINDS)) hit counts, row i equal to ``pii_counts(texts[i])``."""
     import numpy as np
     out = np.zeros((len(texts), len(PII_KINDS)), dtype=np.int64)
