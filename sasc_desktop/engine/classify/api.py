@@ -19,7 +19,7 @@ from ..errors import InputError, SascError
 from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
-from .model import SensitivityClassifier, fbeta_from_counts
+from .model import SensitivityClassifier, expected_calibration_error, fbeta_from_counts
 from .pii import detect_pii
 from ..project.modelfile import forget_model_file, read_model_file, write_model_file
 
@@ -360,5 +360,6 @@ def cross_validate(session, persona: str, folds: int = 5, optimise: str = "f1", 
     out.update({"threshold": float(np.mean(thresholds)), "thresholds": [float(t) for t in thresholds],
                 "n": int(len(y)), "positives": int(y.sum()), "folds": folds, "optimise": optimise, "kind": kind,
                 "average_precision": float(average_precision_score(y, prob)), "roc_auc": float(roc_auc_score(y, prob)),
-                "brier": float(np.mean((prob - y) ** 2))})
+                "brier": float(np.mean((prob - y) ** 2)),
+                "calibration_error": expected_calibration_error(prob, y)})
     return out

@@ -102,3 +102,44 @@ def test_best_threshold_matches_brute_force():
         pred = p >= t
         tp, fp, fn = (pred & (y == 1)).sum(), (pred & (y == 0)).sum(), (~pred & (y == 1)).sum()
         assert f == pytest.approx(best) and (5 * tp / (5 * tp + 4 * fn + fp) if tp else 0.0) == pytest.approx(best)
+
+
+def test_expected_calibration_error_exact_and_against_a_loop():
+    from hypothesis import given, settings, strategies as st
+    from sasc_desktop.engine.classify.model import expected_calibration_error as ece
+    # bins of 0.5: [0.1, 0.2 | y 0, 1] -> |0.3 - 1| = 0.7; [0.9, 1.0 | y 1, 1] -> |1.9 - 2| = 0.1
+    assert ece([0.1, 0.2, 0.9, 1.0], [0, 1, 1, 1], bins=2) == pytest.approx(0.8 / 4)
+    assert ece([0.25, 0.75], [0, 1], bins=1) == 0.0   # one bin: mean 0.5 against rate 0.5
+    assert ece([], []) == 0.0
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 1)), min_size=1, max_size=60), st.integers(1, 20))
+    def agrees(pairs, bins):
+        p = np.array([a for a, _ in pairs])
+        y = np.array([b for _, b in pairs])
+        total = 0.0
+        for k in range(bins):
+            inside = [(a, b) for a, b in pairs if min(int(a * bins), bins - 1) == k]
+            if inside:
+                total += len(inside) / len(pairs) * abs(np.mean([a for a, _ in inside]) - np.mean([b for _, b in inside]))
+        assert ece(p, y, bins) == pytest.approx(total, abs=1e-12)
+    agrees()
+
+
+def test_or_model_recalibrates_the_maximum():
+    from sasc_desktop.engine.classify.model import SensitivityClassifier, _sigmoid
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 6))
+    y = (X[:, 0] + 0.8 * rng.normal(size=300) > 0.6).astype(int)
+    lr = SensitivityClassifier(kind="lr", C=1.0).fit(X, y)
+    assert lr.final_platt_ is None
+    both = SensitivityClassifier(kind="or", C=1.0).fit(X, y)
+    a, b = both.final_platt_
+    assert a > 0   # a monotone map: the ranking (and so ROC AUC) of the maximum is kept
+    raw = np.maximum(*[_sigmoid(both.platt_[w][0] * (X @ both.coef_[w] + both.intercept_[w]) + both.platt_[w][1])
+                       for w in ("lr", "svm")])
+    expected = _sigmoid(a * np.log(raw / (1 - raw)) + b)
+    assert np.allclose(both.proba_positive(X), expected, rtol=0, atol=1e-12)
+    # a model saved before the final step existed scores with the plain maximum
+    del both.final_platt_
+    assert np.allclose(both.proba_positive(X), raw, rtol=0, atol=1e-12)
