@@ -60,6 +60,8 @@ def train_current_persona(session: Session, progress) -> tuple[str, Any]:
     return sens["persona_name"], info
 
 
+IMPORT_WHILE_TRAINING = ("A sensitivity model is being trained: import when it has finished, or cancel "
+                         "it first (Tools ▸ Cancel training, Esc)")
 TRAINING_CANCELLED = "Training cancelled; the saved sensitivity model and its scores are unchanged"
 
 
@@ -128,6 +130,10 @@ class MainWindow(QMainWindow):
         self.state = state or AppState()
         setup_logging()
         self.worker = Worker(self, error_handler=self.show_error)
+        # Training runs here, so that searching and reading go on meanwhile (the store keeps a
+        # SQLite connection per thread, WAL lets them read while it writes). It never overlaps
+        # an import, and a project is closed only after it has stopped.
+        self.background = Worker(self, error_handler=self.show_error)
         self.session: Optional[Session] = None   # touched only inside worker operations
         self.info: Optional[dict[str, Any]] = None
         self.error_dialogs: list[QMessageBox] = []
@@ -135,6 +141,7 @@ class MainWindow(QMainWindow):
         self.prefs_dialog: Optional[PreferencesDialog] = None
         self._doc_seq = 0
         self._training = False
+        self._importing = False
         self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
         self._preload: Optional[threading.Thread] = None
         self._search_seq = 0
@@ -162,6 +169,7 @@ class MainWindow(QMainWindow):
         self.search_panel.set_history(self.state.history)
         self._restore_geometry()
         self.worker.busy_changed.connect(self._busy)
+        self.background.busy_changed.connect(self._busy)
         self._set_project_actions(False)
         self.doc_view.clear("No project is open. Use File ▸ New project or File ▸ Open project.")
 
@@ -248,7 +256,8 @@ class MainWindow(QMainWindow):
     def _update_train_action(self) -> None:
         """Training needs an open project with personas, and one training at a time."""
         has_personas = bool(self.info and self.info.get("personas"))
-        self.train_action.setEnabled(has_personas and not self._training)
+        self.train_action.setEnabled(has_personas and not self._training and not self._importing)
+        self.import_action.setEnabled(self.info is not None and not self._training)
         self.cancel_train_action.setEnabled(self._train_task is not None)
         self.cancel_button.setVisible(self._train_task is not None)
 
@@ -271,7 +280,8 @@ class MainWindow(QMainWindow):
         else:
             self._message_timer.stop()
 
-    def _busy(self, busy: bool) -> None:
+    def _busy(self, _busy: bool = False) -> None:
+        busy = self.worker.busy or self.background.busy
         self.busy_bar.setVisible(busy)
         if not busy:
             self.busy_bar.setRange(0, 0)
@@ -299,6 +309,10 @@ class MainWindow(QMainWindow):
     def _load(self, make: Callable, label: str, root: Path) -> Task:
         def op(progress):
             new = make(progress)
+            task = self._train_task
+            if task is not None:  # it trains on the project about to be closed: stop it first
+                task.cancel()
+            self.background.wait()
             old, self.session = self.session, new
             if old is not None:
                 old.close()
@@ -475,18 +489,34 @@ class MainWindow(QMainWindow):
         return self.import_dialog
 
     def _start_import(self, sources, on_progress, on_done, on_error) -> Task:
+        if self._training:  # the dialog was open when the training started: say why not now
+            def refuse(_progress):
+                raise SascError(IMPORT_WHILE_TRAINING)
+            return self.worker.run(refuse, on_done, on_error, label="Importing mail")
+        self._importing = True
+        self._update_train_action()
+
+        def finish():
+            self._importing = False
+            self._update_train_action()
+
         def done(report):
+            finish()
             on_done(report)
             self.refresh_info()
-        return self.worker.run(lambda p: self.session.ingest(sources, p), done, on_error,
+
+        def failed(exc):
+            finish()
+            on_error(exc)
+        return self.worker.run(lambda p: self.session.ingest(sources, p), done, failed,
                                label="Importing mail", on_progress=on_progress)
 
     # sensitivity model ------------------------------------------------------------------
     def train_model(self) -> Optional[Task]:
-        """Tools ▸ Train sensitivity model…: train the current persona's model on the worker
-        thread, then re-run the current search and reload the open document so the sensitivity
+        """Tools ▸ Train sensitivity model…: train the current persona's model on the background
+        worker (search and reading go on meanwhile), then re-run the current search and reload the open document so the sensitivity
         column and the evidence line show the new model."""
-        if self.info is None or not self.info.get("personas") or self._training:
+        if self.info is None or not self.info.get("personas") or self._training or self._importing:
             return None
         self._training = True
         self._update_train_action()
@@ -526,8 +556,9 @@ class MainWindow(QMainWindow):
                 return
             self.show_error("Training the sensitivity model", exc, _details(exc))
             self.training_failed.emit(exc)
-        self._train_task = self.worker.run(lambda p: train_current_persona(self.session, p), done, failed,
-                                           label="Training the sensitivity model", on_progress=progress)
+        session = self.session
+        self._train_task = self.background.run(lambda p: train_current_persona(session, p), done, failed,
+                                               label="Training the sensitivity model", on_progress=progress)
         self._update_train_action()
         return self._train_task
 
@@ -574,8 +605,9 @@ class MainWindow(QMainWindow):
             self.splitter.setSizes([700, 580])
 
     def closeEvent(self, event):  # noqa: N802
-        for task in list(self.worker.pending):
+        for task in list(self.worker.pending) + list(self.background.pending):
             task.cancel()
+        self.background.wait(60_000)  # a cancelled training stops at its next step
         self.state.data["geometry"] = bytes(self.saveGeometry().toBase64()).decode()
         self.state.data["splitter"] = bytes(self.splitter.saveState().toBase64()).decode()
         self.state.save()

@@ -42,7 +42,7 @@ def make_mbox(path: Path, n: int, malformed: bool = False, start: int = 0, html_
 
 
 def wait_idle(qtbot, win, timeout=60_000):
-    qtbot.waitUntil(lambda: not win.worker.busy, timeout=timeout)
+    qtbot.waitUntil(lambda: not win.worker.busy and not win.background.busy, timeout=timeout)
 
 
 def open_project(qtbot, win, root):

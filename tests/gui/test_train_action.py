@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from sasc_desktop.engine.session import Session
@@ -246,3 +246,87 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
     wait_idle(qtbot, window)
     assert window.message_label.text() == TRAINING_CANCELLED and dialogs == []
     assert saved_state(root) == before
+
+
+# ------------------------------------------------------------------------------ training in the background
+class HeldTraining:
+    """Holds the training's first inner fit until released, so a test acts while it runs."""
+
+    def __init__(self, monkeypatch):
+        from sasc_desktop.engine.classify.model import SensitivityClassifier
+        self.started, self.release = threading.Event(), threading.Event()
+        real = SensitivityClassifier._fit_base
+
+        def held(model, *args):
+            self.started.set()
+            self.release.wait(60)
+            return real(model, *args)
+        monkeypatch.setattr(SensitivityClassifier, "_fit_base", held)
+
+
+def test_search_and_reading_go_on_while_a_model_trains(qtbot, window, judged, monkeypatch):
+    root = judged["root"]
+    open_project(qtbot, window, root)
+    held = HeldTraining(monkeypatch)
+    with qtbot.waitSignal(window.model_trained, timeout=120_000) as sig:
+        window.train_action.trigger()
+        qtbot.waitUntil(held.started.is_set, timeout=60_000)
+        # the training is in the middle of its first fit: the archivist searches and reads
+        window.search_panel.query_box.setEditText("topic")
+        with qtbot.waitSignal(window.search_done, timeout=30_000):
+            window.search_panel.submit()
+        assert window.search_panel.model.rowCount() > 0
+        doc = window.search_panel.model.hits[0].doc_id
+        with qtbot.waitSignal(window.document_shown, timeout=30_000):
+            window.open_document(doc)
+        assert window.doc_view.doc["doc"]["doc_id"] == doc
+        assert not held.release.is_set() and window._training  # all of it while the fit was held
+        assert window.busy_bar.isVisible() and not window.import_action.isEnabled()
+        held.release.set()
+    wait_idle(qtbot, window)
+    assert sig.args[0].n_train == 90 and window.import_action.isEnabled()
+    assert not window.busy_bar.isVisible()
+
+
+def test_an_import_waits_for_the_training_and_the_training_for_the_import(qtbot, window, judged, tmp_path,
+                                                                          monkeypatch):
+    from sasc_desktop.gui.mainwindow import IMPORT_WHILE_TRAINING
+    root = judged["root"]
+    open_project(qtbot, window, root)
+    extra = make_mbox(tmp_path / "extra.mbox", 20)
+    dlg = window.show_import([extra])
+    held = HeldTraining(monkeypatch)
+    with qtbot.waitSignal(window.model_trained, timeout=120_000):
+        window.train_action.trigger()
+        qtbot.waitUntil(held.started.is_set, timeout=60_000)
+        assert not window.import_action.isEnabled()
+        dlg.start()  # the dialog was open before the training started
+        qtbot.waitUntil(lambda: "did not run" in dlg.status.text(), timeout=30_000)
+        assert html.escape(IMPORT_WHILE_TRAINING) in dlg.status.text() and dlg.start_button.isEnabled()
+        held.release.set()
+    wait_idle(qtbot, window)
+    with Session.open(root) as s:
+        assert s.stats()["messages"] == 90  # nothing was imported meanwhile
+    # and while an import runs, training waits for it
+    with qtbot.waitSignal(dlg.finished_import, timeout=120_000) as imp:
+        dlg.start()
+        assert not window.train_action.isEnabled() and window.train_model() is None
+    wait_idle(qtbot, window)
+    assert imp.args[0].ingested + imp.args[0].duplicates == 20 and window.train_action.isEnabled()
+
+
+def test_opening_another_project_stops_the_training_first(qtbot, window, judged, project, monkeypatch):
+    root = judged["root"]
+    open_project(qtbot, window, root)
+    held = HeldTraining(monkeypatch)
+    with qtbot.waitSignal(window.training_cancelled, timeout=120_000):
+        window.train_action.trigger()
+        qtbot.waitUntil(held.started.is_set, timeout=60_000)
+        window.open_project(project)  # waits, on the worker, for the training to stop
+        QTimer.singleShot(200, held.release.set)
+    qtbot.waitUntil(lambda: window.info is not None and window.info["root"] == str(project), timeout=60_000)
+    wait_idle(qtbot, window)
+    assert model_files(root) == [] and saved_state(root)[1:] == ([], [])
+    assert window.search_panel.isEnabled()
+    search(qtbot, window, "topic")
+    assert window.search_panel.model.rowCount() > 0
