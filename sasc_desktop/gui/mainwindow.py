@@ -557,8 +557,14 @@ class MainWindow(QMainWindow):
             self.show_error("Training the sensitivity model", exc, _details(exc))
             self.training_failed.emit(exc)
         session = self.session
-        self._train_task = self.background.run(lambda p: train_current_persona(session, p), done, failed,
-                                               label="Training the sensitivity model", on_progress=progress)
+
+        def run(progress_):
+            try:
+                return train_current_persona(session, progress_)
+            finally:
+                session.store.close()  # this thread's connection: a closed project keeps none open
+        self._train_task = self.background.run(run, done, failed, label="Training the sensitivity model",
+                                               on_progress=progress)
         self._update_train_action()
         return self._train_task
 
