@@ -140,13 +140,18 @@ def _drop_old_model_files(session, persona: str, keep: Path) -> None:
 
 def load_model(session, persona: str) -> SensitivityClassifier:
     """The persona's saved model (format version checked)."""
-    path = _model_path(session, persona)
-    if not path.exists():
-        check_persona(session, persona)
-        raise NoModelError(f"no sensitivity model for persona {persona!r} yet: "
-                           f"train one with 'sasc classify train {session.root} --persona {persona}'")
-    return read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "classifier",
-                           "retrain with 'sasc classify train'")["model"]
+    for _ in range(3):
+        path = _model_path(session, persona)
+        if not path.exists():
+            break
+        try:
+            return read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "classifier",
+                                   "retrain with 'sasc classify train'")["model"]
+        except FileNotFoundError:  # a training on another thread replaced it meanwhile: read the row again
+            continue
+    check_persona(session, persona)
+    raise NoModelError(f"no sensitivity model for persona {persona!r} yet: "
+                       f"train one with 'sasc classify train {session.root} --persona {persona}'")
 
 
 def _write_scores(con, persona: str, version: int, ids: np.ndarray, probs: np.ndarray) -> None:

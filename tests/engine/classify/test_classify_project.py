@@ -305,3 +305,21 @@ def test_full_fit_reports_every_inner_fit_in_order():
     assert seen[6][2] == "fitting the logistic regression on every judged message"
     assert seen[7][2] == "choosing the linear SVM's regularisation: C=1, fold 1 of 3"
     assert seen[-1][2] == "choosing the threshold"
+
+
+def test_loading_while_another_training_replaces_the_file(project, monkeypatch):
+    """A reader that found the old file's name just before another thread's training committed
+    and deleted it reads the row again and gets the new model (no 'no model' error)."""
+    s = project
+    first = train(s, "p1", kind="lr")
+    real = api.read_model_file
+    interleaved = []
+
+    def read_after_a_training(path, *args):
+        if not interleaved:  # between the reader's row lookup and its open: a whole training
+            interleaved.append(train(s, "p1", kind="or", full=True))
+        return real(path, *args)
+    monkeypatch.setattr(api, "read_model_file", read_after_a_training)
+    model = load_model(s, "p1")
+    assert interleaved and interleaved[0].version == first.version + 1
+    assert model.kind == "or" and _model_path(s, "p1").name.endswith(f"-v{first.version + 1}.joblib")
