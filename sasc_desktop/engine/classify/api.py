@@ -316,6 +316,7 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
     from .cues import cue_hits
     cues = cue_hits(doc["subject"] or "", "subject") + cue_hits(doc["body"] or "", "body")
     return {"doc_id": doc_id, "persona": persona, "probability": prob, "threshold": float(model.threshold_),
+            "deciding_model": model.deciding_model(x),
             "sensitive": prob >= model.threshold_, "towards_sensitive": towards, "towards_not_sensitive": against,
             "pii": pii, "cues": cues}
 

@@ -259,9 +259,17 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
     def predict(self, X) -> np.ndarray:
         return (self.proba_positive(X) >= self.threshold_).astype(int)
 
+    def deciding_model(self, x_row) -> str:
+        """The base model whose calibrated probability is this row's (for "or": the larger one)."""
+        x = sp.csr_matrix(x_row)
+        probs = {which: float(_sigmoid(self.platt_[which][0] * (x @ w + self.intercept_[which]) + self.platt_[which][1])[0])
+                 for which, w in self.coef_.items()}
+        return max(probs, key=lambda k: (probs[k], k == "lr"))  # a tie goes to the LR
+
     def contributions(self, x_row) -> np.ndarray:
-        """Per-feature contribution to the (LR, else SVM) score of one row: x_j * w_j."""
-        which = "lr" if "lr" in self.coef_ else next(iter(self.coef_))
+        """Per-feature contribution to one row's score by the model that decides it (see
+        ``deciding_model``): x_j * w_j."""
+        which = self.deciding_model(x_row)
         x = sp.csr_matrix(x_row)
         out = np.zeros(x.shape[1])
         out[x.indices] = x.data * self.coef_[which][x.indices]

@@ -143,3 +143,21 @@ def test_or_model_recalibrates_the_maximum():
     # a model saved before the final step existed scores with the plain maximum
     del both.final_platt_
     assert np.allclose(both.proba_positive(X), raw, rtol=0, atol=1e-12)
+
+
+def test_or_model_explains_a_row_by_the_model_that_decides_it():
+    from sasc_desktop.engine.classify.model import SensitivityClassifier, _sigmoid
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200, 5))
+    y = (X[:, 0] - X[:, 1] + rng.normal(size=200) > 0.5).astype(int)
+    m = SensitivityClassifier(kind="or", C=1.0).fit(X, y)
+    seen = set()
+    for row in X[:60]:
+        p = {w: _sigmoid(m.platt_[w][0] * (row @ m.coef_[w] + m.intercept_[w]) + m.platt_[w][1]) for w in ("lr", "svm")}
+        which = "lr" if p["lr"] >= p["svm"] else "svm"
+        seen.add(which)
+        assert m.deciding_model(row[None, :]) == which
+        assert np.array_equal(m.contributions(row[None, :]), row * m.coef_[which])
+    assert seen == {"lr", "svm"}  # both cases were exercised
+    lr = SensitivityClassifier(kind="lr", C=1.0).fit(X, y)
+    assert lr.deciding_model(X[:1]) == "lr" and np.array_equal(lr.contributions(X[:1]), X[0] * lr.coef_["lr"])
