@@ -4,9 +4,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import re
 import threading
 import time
+import uuid
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -103,9 +105,11 @@ def _row_ids(session, doc_ids: Sequence[str]) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ persistence
-# Each training writes a new file, models/classifier-<persona>-<digest>-v<version>.joblib, and
-# one transaction then points the persona's classifier_models row at it and replaces its scores:
-# a crash or kill at any moment leaves the row, the file it names and the scores in agreement.
+# Each training writes a file of its own, models/classifier-<persona>-<digest>-p<pid>-<token>.joblib,
+# and one transaction then points the persona's classifier_models row at it (taking the next
+# version number inside that transaction) and replaces its scores: a crash or kill at any moment
+# leaves the row, the file it names and the scores in agreement, and two trainings of one persona
+# (the app and the CLI, say) each commit a consistent whole, the later one winning.
 def _model_stem(persona: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
     return f"classifier-{safe}-{hashlib.sha1(persona.encode()).hexdigest()[:8]}"
@@ -121,34 +125,72 @@ def _model_path(session, persona: str) -> Path:
     return models / f"{_model_stem(persona)}.joblib"
 
 
-def save_model(session, persona: str, model: SensitivityClassifier, version: int = 0) -> Path:
-    """Write a model file (a versioned pickle, C pickler). The feature space inside pickles to
-    bytes cached on it, so retraining after one judgment writes ~2 MB of ready bytes instead of
-    re-serialising vocabularies (joblib's pure-Python pickler took 0.6-4 s here)."""
-    path = Path(session.paths.models) / f"{_model_stem(persona)}-v{version}.joblib"
-    return write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model})
+def save_model(session, persona: str, model: SensitivityClassifier) -> Path:
+    """Write a new model file (a versioned pickle, C pickler) under a name of its own. The
+    feature space inside pickles to bytes cached on it, so retraining after one judgment writes
+    ~2 MB of ready bytes instead of re-serialising vocabularies (joblib's pure-Python pickler
+    took 0.6-4 s here)."""
+    path = Path(session.paths.models) / f"{_model_stem(persona)}-p{os.getpid()}-{uuid.uuid4().hex[:12]}.joblib"
+    with _LOCK:
+        _UNCOMMITTED.add(path.name)
+    try:
+        return write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model})
+    except BaseException:
+        with _LOCK:
+            _UNCOMMITTED.discard(path.name)
+        raise
+
+
+_UNCOMMITTED: set[str] = set()  # model files this process has written and not yet committed or dropped
+
+
+_WRITER = re.compile(r"-p(\d+)-[0-9a-f]{12}\.joblib(\.tmp)?")
+
+
+def _writer_gone(path: Path, stem: str) -> bool:
+    """Whether the process that wrote this model file (named ``stem`` + ``-p<pid>-<token>``) can
+    no longer commit it: this process when no training of it is under way, a process that has
+    exited, or a name from before pids were in it."""
+    m = _WRITER.fullmatch(path.name[len(stem):])
+    if m is None:
+        return True
+    pid = int(m.group(1))
+    if pid == os.getpid():
+        with _LOCK:
+            return path.name.removesuffix(".tmp") not in _UNCOMMITTED
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def _drop_old_model_files(session, persona: str, keep: Path) -> None:
-    """Delete the persona's model files other than ``keep`` (earlier versions, and files of a
-    training that was killed before its transaction committed)."""
-    for old in Path(session.paths.models).glob(f"{_model_stem(persona)}*.joblib"):
-        if old.name != keep.name:
+    """Delete the persona's model files other than ``keep`` that nobody can still commit: earlier
+    versions, and files (or half-written .tmp files) of trainings killed before their commit.
+    A file another live process is about to commit is left alone."""
+    models, stem = Path(session.paths.models), _model_stem(persona)
+    for old in list(models.glob(f"{stem}*.joblib")) + list(models.glob(f"{stem}*.joblib.tmp")):
+        if old.name != keep.name and _writer_gone(old, stem):
             forget_model_file(old)
             old.unlink(missing_ok=True)
 
 
 def load_model(session, persona: str) -> SensitivityClassifier:
     """The persona's saved model (format version checked)."""
-    for _ in range(3):
-        path = _model_path(session, persona)
-        if not path.exists():
-            break
+    path = None
+    for _ in range(5):
+        seen, path = path, _model_path(session, persona)
         try:
             return read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "classifier",
                                    "retrain with 'sasc classify train'")["model"]
-        except FileNotFoundError:  # a training on another thread replaced it meanwhile: read the row again
-            continue
+        except FileNotFoundError:
+            forget_model_file(path)
+            if path == seen:  # the row still names it: there is no model
+                break
+            # else a training (another thread or process) replaced it meanwhile: read the row again
     check_persona(session, persona)
     raise NoModelError(f"no sensitivity model for persona {persona!r} yet: "
                        f"train one with 'sasc classify train {session.root} --persona {persona}'")
@@ -196,24 +238,33 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
         model = SensitivityClassifier(kind=kind, beta=beta).fit(fm.X[fm.rows(ids)], y, progress)
         model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
         model.full_fit_n_, model.updates_ = len(ids), 0
-    progress.update(0, None, "scoring")
+    progress.update(0, 0, "scoring every message")
     probs = model.proba_positive(fm.X)
     progress.check()  # the last moment to cancel: nothing has been written yet
-    row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
-    version = (row[0] if row else 0) + 1
-    path = save_model(session, persona, model, version)
+    progress.update(0, 0, "saving the model and the scores")
+    path = save_model(session, persona, model)
     trained_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    info = ModelInfo(persona=persona, version=version, kind=kind, n_train=len(ids), n_positive=int(y.sum()),
-                     threshold=float(model.threshold_), C=dict(model.C_), beta=float(beta), incremental=bool(incremental),
-                     seconds=round(time.perf_counter() - t0, 3), trained_at=trained_at, path=str(path),
-                     n_scored=len(probs))
-    with session.store.transaction() as con:
-        con.execute("INSERT INTO classifier_models(persona, version, path, kind, trained_at, feature_key, info) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(persona) DO UPDATE SET version = excluded.version, "
-                    "path = excluded.path, kind = excluded.kind, trained_at = excluded.trained_at, "
-                    "feature_key = excluded.feature_key, info = excluded.info",
-                    (persona, version, path.name, kind, trained_at, fm.key, json.dumps(info.to_json())))
-        _write_scores(con, persona, version, fm.ids, probs)
+    try:
+        with session.store.transaction() as con:
+            row = con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+            version = (row[0] if row else 0) + 1
+            info = ModelInfo(persona=persona, version=version, kind=kind, n_train=len(ids), n_positive=int(y.sum()),
+                             threshold=float(model.threshold_), C=dict(model.C_), beta=float(beta),
+                             incremental=bool(incremental), seconds=round(time.perf_counter() - t0, 3),
+                             trained_at=trained_at, path=str(path), n_scored=len(probs))
+            con.execute("INSERT INTO classifier_models(persona, version, path, kind, trained_at, feature_key, info) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(persona) DO UPDATE SET version = excluded.version, "
+                        "path = excluded.path, kind = excluded.kind, trained_at = excluded.trained_at, "
+                        "feature_key = excluded.feature_key, info = excluded.info",
+                        (persona, version, path.name, kind, trained_at, fm.key, json.dumps(info.to_json())))
+            _write_scores(con, persona, version, fm.ids, probs)
+    except BaseException:
+        forget_model_file(path)  # never committed: nobody will read it
+        path.unlink(missing_ok=True)
+        raise
+    finally:
+        with _LOCK:
+            _UNCOMMITTED.discard(path.name)
     _forget_scores(session, persona)
     _drop_old_model_files(session, persona, path)
     return ModelInfo(**{**asdict(info), "seconds": round(time.perf_counter() - t0, 3)})
@@ -241,29 +292,37 @@ _LOCK = threading.Lock()
 _SCORES: dict[tuple[str, str, int], dict[str, float]] = {}
 
 
+def _version(con, persona: str) -> int:
+    row = con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    return row[0] if row else 0
+
+
 def _score_map(session, persona: str) -> dict[str, float]:
-    model = load_model(session, persona)  # raises NoModelError with a clear message
-    row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
-    version = row[0] if row else 0
-    key = (str(session.root), persona, version)
-    with _LOCK:
-        if key in _SCORES:
-            return _SCORES[key]
-    con = session.store.con
-    scores = {d: p for d, p in con.execute(
-        "SELECT m.doc_id, s.prob FROM scores s JOIN messages m ON m.id = s.message WHERE s.persona = ?", (persona,))}
-    rows = con.execute("SELECT id, doc_id FROM messages WHERE id NOT IN "
-                       "(SELECT message FROM scores WHERE persona = ?) ORDER BY id", (persona,)).fetchall()
-    if rows:  # messages ingested after training: score them with the saved model
-        ids, missing = [r[0] for r in rows], [r[1] for r in rows]
-        probs = model.proba_positive(doc_matrix(session, model, missing))
-        with session.store.transaction() as c:
-            c.executemany("INSERT OR REPLACE INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
-                          [(persona, i, float(p), version) for i, p in zip(ids, probs)])
-        scores.update(zip(missing, probs.astype(float).tolist()))
-    with _LOCK:
-        _SCORES[key] = scores
-    return scores
+    for _ in range(5):
+        con = session.store.con
+        version = _version(con, persona)
+        model = load_model(session, persona)  # raises NoModelError with a clear message
+        key = (str(session.root), persona, version)
+        with _LOCK:
+            if key in _SCORES:
+                return _SCORES[key]
+        scores = {d: p for d, p in con.execute(
+            "SELECT m.doc_id, s.prob FROM scores s JOIN messages m ON m.id = s.message WHERE s.persona = ?", (persona,))}
+        rows = con.execute("SELECT id, doc_id FROM messages WHERE id NOT IN "
+                           "(SELECT message FROM scores WHERE persona = ?) ORDER BY id", (persona,)).fetchall()
+        if rows:  # messages ingested after training: score them with the saved model
+            ids, missing = [r[0] for r in rows], [r[1] for r in rows]
+            probs = model.proba_positive(doc_matrix(session, model, missing))
+            with session.store.transaction() as c:
+                if _version(c, persona) != version:
+                    continue  # a training committed meanwhile (another thread): its scores stand; start again
+                c.executemany("INSERT OR IGNORE INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
+                              [(persona, i, float(p), version) for i, p in zip(ids, probs)])
+            scores.update(zip(missing, probs.astype(float).tolist()))
+        with _LOCK:
+            _SCORES[key] = scores
+        return scores
+    raise SascError(f"the sensitivity model for {persona!r} kept changing while its scores were read; try again")
 
 
 def probabilities(session, persona: str) -> dict[str, float]:

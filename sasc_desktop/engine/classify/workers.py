@@ -77,8 +77,8 @@ def _pool(n: int):
     with _POOL_LOCK:
         if _POOL is None or _POOL_SIZE < n or getattr(_POOL, "_broken", False):
             from ..procpool import process_pool
-            if _POOL is not None:
-                _POOL.shutdown(wait=False, cancel_futures=True)
+            if _POOL is not None:  # another thread may still be waiting on its futures: let them finish
+                _POOL.shutdown(wait=False)
             if _POOL is None:
                 import atexit
                 atexit.register(_close_pool)
@@ -120,6 +120,7 @@ def _parallel(fn, args: list, local=None) -> Optional[list]:
     """fn (a top-level function) over args in worker processes, in order, then ``local()`` (run
     in this process while the workers work) appended; None when processes cannot be used here
     (the caller then works in-process)."""
+    from concurrent.futures import CancelledError
     from concurrent.futures.process import BrokenProcessPool
     try:
         pool = _pool(len(args))
@@ -129,6 +130,6 @@ def _parallel(fn, args: list, local=None) -> Optional[list]:
     mine = local() if local is not None else None
     try:
         out = [f.result() for f in futures]
-    except (OSError, BrokenProcessPool):
+    except (OSError, BrokenProcessPool, CancelledError):
         return None
     return out + [mine] if local is not None else out

@@ -1,5 +1,6 @@
 """End to end on real projects: real mail files, real SQLite, real models."""
 import json
+import os
 import pickle
 import random
 
@@ -255,22 +256,20 @@ def test_cancelled_retraining_keeps_the_saved_model_and_scores(project, full):
     assert {v for _, _, v in scores} == {info.version} and len(scores) == 60
 
 
-def test_killed_between_model_file_and_commit_keeps_the_old_model(project, monkeypatch):
-    """A failure after the new model file is written but before the transaction commits (a
-    kill there) leaves the row and scores on the old model, which still loads; the orphan file
-    is removed by the next training."""
+def test_a_failed_commit_keeps_the_old_model_and_leaves_no_file(project, monkeypatch):
+    """A failure after the new model file is written but before the transaction commits leaves
+    the row, the scores and the files exactly as they were; the old model still loads."""
     s = project
     train(s, "p1", kind="lr")
     before = _state(s)
     old_threshold = load_model(s, "p1").threshold_
 
     def boom(*args, **kwargs):
-        raise KeyboardInterrupt("killed")
+        raise KeyboardInterrupt("interrupted")
     monkeypatch.setattr(api, "_write_scores", boom)
     with pytest.raises(KeyboardInterrupt):
         train(s, "p1", kind="or", full=True)
-    row, scores, files = _state(s)
-    assert (row, scores) == before[:2] and len(files) == 2  # the orphan sits beside the named file
+    assert _state(s) == before
     model = load_model(s, "p1")
     assert model.kind == "lr" and model.threshold_ == old_threshold
     monkeypatch.undo()
@@ -279,16 +278,40 @@ def test_killed_between_model_file_and_commit_keeps_the_old_model(project, monke
     assert files == [row[1]] and load_model(s, "p1").kind == "or" and info.version == before[0][0] + 1
 
 
+def test_files_of_killed_trainings_are_removed_and_live_writers_files_kept(project):
+    """A training killed after writing its file (or half of it) leaves it unreferenced: the next
+    training removes it, unless its writer is a live process that may still commit it."""
+    import subprocess
+    import sys
+    s = project
+    train(s, "p1")
+    current = _model_path(s, "p1")
+    stem = api._model_stem("p1")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid, live_pid = int(gone.stdout), os.getppid()  # an exited process; the one that started pytest
+    dead = current.with_name(f"{stem}-p{dead_pid}-0123456789ab.joblib")
+    half = current.with_name(f"{stem}-p{dead_pid}-ba9876543210.joblib.tmp")
+    live = current.with_name(f"{stem}-p{live_pid}-aaaaaaaaaaaa.joblib")
+    for f in (dead, half, live):
+        f.write_bytes(current.read_bytes()[:100])
+    other = current.with_name(current.name.replace("classifier-p1-", "classifier-p2-"))
+    other.write_bytes(b"another persona's file")
+    info = train(s, "p1")
+    names = {p.name for p in (s.root / "models").glob("classifier-*")}
+    assert names == {_model_path(s, "p1").name, live.name, other.name}
+    assert info.path == str(_model_path(s, "p1"))
+
+
 def test_rows_of_older_projects_with_absolute_unversioned_paths_still_load(project):
     s = project
     train(s, "p1")
     current = _model_path(s, "p1")
-    legacy = current.with_name(current.name.rsplit("-v", 1)[0] + ".joblib")
+    legacy = current.with_name(api._model_stem("p1") + ".joblib")
     current.rename(legacy)
     s.store.con.execute("UPDATE classifier_models SET path = ? WHERE persona = 'p1'", ("/elsewhere/models/" + legacy.name,))
     s.store.con.commit()
     assert _model_path(s, "p1") == legacy and load_model(s, "p1").n_train_ == 60
-    train(s, "p1")  # retraining moves it to a versioned file and removes the legacy one
+    train(s, "p1")  # retraining moves it to a file of its own and removes the legacy one
     assert [p.name for p in (s.root / "models").glob("classifier-*")] == [_model_path(s, "p1").name]
     assert pickle.loads(_model_path(s, "p1").read_bytes())["persona"] == "p1"
 
@@ -322,4 +345,70 @@ def test_loading_while_another_training_replaces_the_file(project, monkeypatch):
     monkeypatch.setattr(api, "read_model_file", read_after_a_training)
     model = load_model(s, "p1")
     assert interleaved and interleaved[0].version == first.version + 1
-    assert model.kind == "or" and _model_path(s, "p1").name.endswith(f"-v{first.version + 1}.joblib")
+    assert model.kind == "or" and str(_model_path(s, "p1")) == interleaved[0].path
+
+
+def _stored_agree_with_model(s, persona="p1"):
+    """The stored scores are the row's model's probabilities, labelled with the row's version."""
+    version = s.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()[0]
+    rows = s.store.con.execute("SELECT m.doc_id, s.prob, s.model_version FROM scores s JOIN messages m "
+                               "ON m.id = s.message WHERE s.persona = ? ORDER BY m.id", (persona,)).fetchall()
+    model = load_model(s, persona)
+    expected = model.predict_proba_docs(s, [d for d, _, _ in rows])
+    assert {v for _, _, v in rows} == {version}
+    assert np.allclose([p for _, p, _ in rows], expected, rtol=0, atol=1e-9)
+    return version, len(rows)
+
+
+def test_scores_of_new_messages_never_overwrite_a_newer_training(project, tmp_path, monkeypatch):
+    """Messages imported after training are scored on first use with the saved model; when a
+    training commits in between (another thread), its scores stand and are the ones returned."""
+    s = project
+    train(s, "p1", kind="lr")
+    (tmp_path / "new").mkdir()
+    for i in range(5):
+        (tmp_path / "new" / f"n{i}.eml").write_text(
+            f"Message-ID: <new{i}@corp.com>\\nFrom: ann@corp.com\\nTo: carl@corp.com\\nSubject: later {i}\\n\\n"
+            f"confidential settlement terms, note {i}\\n")
+    s.ingest([tmp_path / "new"])
+    real = api.doc_matrix
+    interleaved = []
+
+    def matrix_then_a_training(session, model, doc_ids):
+        out = real(session, model, doc_ids)
+        if not interleaved and len(doc_ids) == 5:  # the first-use scoring of the new messages
+            interleaved.append(None)
+            interleaved[0] = train(s, "p1", kind="or", full=True)
+        return out
+    monkeypatch.setattr(api, "doc_matrix", matrix_then_a_training)
+    probs = probabilities(s, "p1")
+    assert interleaved and len(probs) == 65
+    version, n = _stored_agree_with_model(s)
+    assert version == interleaved[0].version and n == 65
+    monkeypatch.undo()
+    model = load_model(s, "p1")
+    assert model.kind == "or"
+    docs = sorted(probs)
+    assert np.allclose([probs[d] for d in docs], model.predict_proba_docs(s, docs), rtol=0, atol=1e-9)
+
+
+def test_two_trainings_of_one_persona_at_once_each_commit_a_whole(project, monkeypatch):
+    """A second training (the CLI while the app trains, say) that commits while the first has
+    written its file but not committed: versions stay distinct and the row, its file and the
+    scores agree, whichever commits last."""
+    s = project
+    first = train(s, "p1", kind="lr")
+    real = api.save_model
+    inner, started = [], []
+
+    def save_then_another_training(session, persona, model):
+        path = real(session, persona, model)
+        if not started:
+            started.append(True)
+            inner.append(train(s, "p1", kind="or", full=True))  # commits before this one
+        return path
+    monkeypatch.setattr(api, "save_model", save_then_another_training)
+    outer = train(s, "p1", kind="svm", full=True)
+    assert (inner[0].version, outer.version) == (first.version + 1, first.version + 2)
+    assert inner[0].path != outer.path and str(_model_path(s, "p1")) == outer.path
+    assert load_model(s, "p1").kind == "svm" and _stored_agree_with_model(s) == (outer.version, 60)
