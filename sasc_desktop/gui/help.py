@@ -15,7 +15,6 @@ SHORTCUTS = [
     ("Ctrl+O", "Open project"),
     ("Ctrl+,", "Preferences"),
     ("Ctrl+Shift+T", "Train the sensitivity model for the current persona"),
-    ("Esc", "Cancel the training"),
     ("F1", "Show / hide this panel"),
     ("Ctrl+Q", "Quit"),
 ]

@@ -61,7 +61,7 @@ def train_current_persona(session: Session, progress) -> tuple[str, Any]:
 
 
 IMPORT_WHILE_TRAINING = ("A sensitivity model is being trained: import when it has finished, or cancel "
-                         "it first (Tools ▸ Cancel training, Esc)")
+                         "it first (Tools ▸ Cancel training, or Cancel training in the status bar)")
 TRAINING_CANCELLED = "Training cancelled; the saved sensitivity model and its scores are unchanged"
 
 
@@ -142,6 +142,9 @@ class MainWindow(QMainWindow):
         self._doc_seq = 0
         self._training = False
         self._importing = False
+        self._loading = False          # a project is being opened: no training starts meanwhile
+        self._project_gen = 0          # bumped when the project changes: late callbacks of the old one stand down
+        self._requested_doc: Optional[str] = None  # the message last asked for (shown or on its way)
         self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
         self._preload: Optional[threading.Thread] = None
         self._search_seq = 0
@@ -169,7 +172,6 @@ class MainWindow(QMainWindow):
         self.search_panel.set_history(self.state.history)
         self._restore_geometry()
         self.worker.busy_changed.connect(self._busy)
-        self.background.busy_changed.connect(self._busy)
         self._set_project_actions(False)
         self.doc_view.clear("No project is open. Use File ▸ New project or File ▸ Open project.")
 
@@ -192,7 +194,8 @@ class MainWindow(QMainWindow):
         self.tools_menu = t
         self.train_action = self._action(t, "&Train sensitivity model…", self.train_model, QKeySequence("Ctrl+Shift+T"))
         self.train_action.setStatusTip("Train the current persona's sensitivity classifier on its judged messages")
-        self.cancel_train_action = self._action(t, "&Cancel training", self.cancel_training, QKeySequence("Esc"))
+        # No Esc: a training of minutes must not end because Esc was pressed in the query box.
+        self.cancel_train_action = self._action(t, "&Cancel training", self.cancel_training)
         self.cancel_train_action.setStatusTip("Stop the training; the saved model and its scores stay as they were")
         self.cancel_train_action.setEnabled(False)
         h = self.menuBar().addMenu("&Help")
@@ -227,12 +230,22 @@ class MainWindow(QMainWindow):
         self.busy_bar.hide()
         sb.addWidget(self.collection_label)       # its natural width; the messages get the rest
         sb.addWidget(self.message_label, 1)
+        self.job_label = QLabel("")  # the background job's stage (training), kept apart from the messages
+        self.job_label.setObjectName("jobLabel")
+        self.job_label.hide()
+        self.job_bar = QProgressBar()
+        self.job_bar.setMaximumWidth(120)
+        self.job_bar.setTextVisible(False)
+        self.job_bar.setRange(0, 0)
+        self.job_bar.hide()
         self.cancel_button = QToolButton()
         self.cancel_button.setDefaultAction(self.cancel_train_action)
         self.cancel_button.setAutoRaise(True)
         self.cancel_button.hide()
-        sb.addPermanentWidget(self.busy_bar)
+        sb.addPermanentWidget(self.job_label)
+        sb.addPermanentWidget(self.job_bar)
         sb.addPermanentWidget(self.cancel_button)
+        sb.addPermanentWidget(self.busy_bar)
         sb.addPermanentWidget(self.persona_label)
 
     def _build_shortcuts(self) -> None:
@@ -256,7 +269,7 @@ class MainWindow(QMainWindow):
     def _update_train_action(self) -> None:
         """Training needs an open project with personas, and one training at a time."""
         has_personas = bool(self.info and self.info.get("personas"))
-        self.train_action.setEnabled(has_personas and not self._training and not self._importing)
+        self.train_action.setEnabled(has_personas and not (self._training or self._importing or self._loading))
         self.import_action.setEnabled(self.info is not None and not self._training)
         self.cancel_train_action.setEnabled(self._train_task is not None)
         self.cancel_button.setVisible(self._train_task is not None)
@@ -280,11 +293,23 @@ class MainWindow(QMainWindow):
         else:
             self._message_timer.stop()
 
-    def _busy(self, _busy: bool = False) -> None:
-        busy = self.worker.busy or self.background.busy
+    def _busy(self, busy: bool) -> None:
         self.busy_bar.setVisible(busy)
         if not busy:
             self.busy_bar.setRange(0, 0)
+
+    def _job_progress(self, done: int, total: Optional[int], message: str) -> None:
+        """The background job's progress: its own label and bar (hidden when ``message`` is
+        empty), so the search's messages in the status bar are not overwritten."""
+        self.job_label.setText(message[:70] + ("…" if len(message) > 70 else ""))
+        self.job_label.setToolTip(message)
+        self.job_label.setVisible(bool(message))
+        self.job_bar.setVisible(bool(message))
+        if total:
+            self.job_bar.setRange(0, total)
+            self.job_bar.setValue(min(done, total))
+        else:
+            self.job_bar.setRange(0, 0)
 
     def _status_progress(self, done: int, total: Optional[int], message: str) -> None:
         if total:
@@ -307,21 +332,29 @@ class MainWindow(QMainWindow):
         return self._load(lambda p: Session.create(root), f"Creating a project in {root}", root)
 
     def _load(self, make: Callable, label: str, root: Path) -> Task:
+        # Leaving this project: its training stops (at its next step; nothing of it is written),
+        # and none starts until the new one is open.
+        if self._train_task is not None:
+            self.cancel_training()
+        self._loading = True
+        self._project_gen += 1
+        self._update_train_action()
+
         def op(progress):
             new = make(progress)
-            task = self._train_task
-            if task is not None:  # it trains on the project about to be closed: stop it first
-                task.cancel()
-            self.background.wait()
+            self.background.wait()  # the cancelled training has stopped before its session closes
             old, self.session = self.session, new
             if old is not None:
                 old.close()
             return project_info(new)
 
         def done(info):
+            self._loading = False
             self._project_ready(info)
 
         def failed(exc):
+            self._loading = False
+            self._update_train_action()
             self.show_error(label, exc, _details(exc))
             if isinstance(exc, ProjectError) and str(root) in self.state.recent and not root.exists():
                 self.state.forget_project(root)
@@ -447,6 +480,7 @@ class MainWindow(QMainWindow):
             return None
         self._doc_seq += 1
         seq = self._doc_seq
+        self._requested_doc = doc_id
         terms = tuple(self.search_panel.terms)
 
         def done(payload):
@@ -514,32 +548,41 @@ class MainWindow(QMainWindow):
     # sensitivity model ------------------------------------------------------------------
     def train_model(self) -> Optional[Task]:
         """Tools ▸ Train sensitivity model…: train the current persona's model on the background
-        worker (search and reading go on meanwhile), then re-run the current search and reload the open document so the sensitivity
-        column and the evidence line show the new model."""
-        if self.info is None or not self.info.get("personas") or self._training or self._importing:
+        worker (search and reading go on meanwhile), then re-run the current search and reload
+        the message shown (or just asked for), so the sensitivity column and the evidence line
+        show the new model. Callbacks arriving after another project was opened do nothing."""
+        if (self.info is None or not self.info.get("personas") or self._training or self._importing
+                or self._loading):
             return None
+        gen = self._project_gen
         self._training = True
         self._update_train_action()
-        self.flash("Training the sensitivity model…", 0)
+        self.flash("Training the sensitivity model…", 3000)  # then its own line beside the Cancel button
 
         def progress(done, total, message):
-            self._status_progress(done, total, f"Training the sensitivity model: {message}" if message else "")
+            if gen == self._project_gen:  # the training's own line, beside its progress bar
+                self._job_progress(done, total, f"Training: {message}" if message else "Training")
 
         def finish():
             self._training = False
             self._train_task = None
+            self._job_progress(0, None, "")
             self._update_train_action()
 
         def done(value):
             finish()
+            if gen != self._project_gen:  # another project was opened meanwhile: nothing to refresh
+                return
             name, info = value
             if self.search_panel.query:
                 self.search(self.search_panel.query, self.search_panel.offset)
-            doc_id = self.doc_view.doc["doc"]["doc_id"] if self.doc_view.doc is not None else None
+            doc_id = self._requested_doc  # the message shown, or the one the archivist just clicked
             if doc_id is not None:
                 self.open_document(doc_id)
 
             def finished(_):  # queued after the refreshes (one worker thread, first in first out)
+                if gen != self._project_gen:
+                    return
                 rows = [r for r in range(self.search_panel.proxy.rowCount())
                         if getattr(self.search_panel.hit_at(self.search_panel.proxy.index(r, 0)), "doc_id", None) == doc_id]
                 if rows:  # the re-run search selected its first row: point back at the open message
@@ -551,8 +594,11 @@ class MainWindow(QMainWindow):
         def failed(exc):
             finish()
             if isinstance(exc, Cancelled):
-                self.flash(TRAINING_CANCELLED, 20000)
+                if gen == self._project_gen:  # not when it stopped because another project opened
+                    self.flash(TRAINING_CANCELLED, 20000)
                 self.training_cancelled.emit()
+                return
+            if gen != self._project_gen:  # it was about the project that was left (the log keeps it)
                 return
             self.show_error("Training the sensitivity model", exc, _details(exc))
             self.training_failed.emit(exc)
@@ -569,7 +615,7 @@ class MainWindow(QMainWindow):
         return self._train_task
 
     def cancel_training(self) -> None:
-        """Tools ▸ Cancel training (Esc, or the status bar's Cancel button): the engine stops at
+        """Tools ▸ Cancel training (or the status bar's Cancel training button): the engine stops at
         its next step and writes nothing, so the saved model and its scores stay as they were."""
         if self._train_task is not None and not self._train_task.cancelled:
             self._train_task.cancel()
@@ -611,6 +657,7 @@ class MainWindow(QMainWindow):
             self.splitter.setSizes([700, 580])
 
     def closeEvent(self, event):  # noqa: N802
+        self._project_gen += 1  # callbacks still queued find no project to refresh
         for task in list(self.worker.pending) + list(self.background.pending):
             task.cancel()
         self.background.wait(60_000)  # a cancelled training stops at its next step

@@ -28,4 +28,5 @@ def window(qtbot):
     qtbot.addWidget(win)
     win.show()
     yield win
+    win.background.wait(30_000)
     win.worker.wait(30_000)

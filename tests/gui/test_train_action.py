@@ -205,7 +205,7 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
     open_project(qtbot, window, root)
     assert not window.cancel_train_action.isEnabled() and window.cancel_button.isHidden()
     assert window.cancel_train_action in window.tools_menu.actions()
-    assert window.cancel_train_action.shortcut().toString() == "Esc"
+    assert window.cancel_train_action.shortcut().toString() == ""  # no Esc: see mainwindow
 
     # cancelled before its first step (the button, as soon as it shows): nothing is written
     with qtbot.waitSignal(window.training_cancelled, timeout=120_000):
@@ -220,8 +220,8 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
     assert window.train_action.isEnabled() and window.cancel_button.isHidden()
     assert not window.cancel_train_action.isEnabled() and dialogs == []
 
-    # a saved model of another kind, so the menu's training is a full fit; Esc cancels it while
-    # its first inner fit runs (held until the key is pressed, so the test cannot race it)
+    # a saved model of another kind, so the menu's training is a full fit; the menu cancels it
+    # while its first inner fit runs (held until then, so the test cannot race it)
     from sasc_desktop.engine.classify import train
     from sasc_desktop.engine.classify.model import SensitivityClassifier
     with Session.open(root) as s:
@@ -240,7 +240,9 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
     with qtbot.waitSignal(window.training_cancelled, timeout=120_000):
         window.train_action.trigger()
         qtbot.waitUntil(started.is_set, timeout=60_000)
-        qtbot.keyClick(window, Qt.Key.Key_Escape)
+        qtbot.keyClick(window.search_panel.query_box, Qt.Key.Key_Escape)  # Esc in the query box: nothing
+        assert window.cancel_train_action.isEnabled() and not window._train_task.cancelled
+        window.cancel_train_action.trigger()
         assert window.message_label.text() == "Cancelling the training…"
         release.set()
     wait_idle(qtbot, window)
@@ -281,11 +283,13 @@ def test_search_and_reading_go_on_while_a_model_trains(qtbot, window, judged, mo
             window.open_document(doc)
         assert window.doc_view.doc["doc"]["doc_id"] == doc
         assert not held.release.is_set() and window._training  # all of it while the fit was held
-        assert window.busy_bar.isVisible() and not window.import_action.isEnabled()
+        assert window.job_bar.isVisible() and window.job_label.text().startswith("Training")
+        assert window.message_label.text().endswith("messages match")  # the search's own message stays
+        assert not window.import_action.isEnabled()
         held.release.set()
     wait_idle(qtbot, window)
     assert sig.args[0].n_train == 90 and window.import_action.isEnabled()
-    assert not window.busy_bar.isVisible()
+    assert not window.busy_bar.isVisible() and not window.job_bar.isVisible() and window.job_label.isHidden()
 
 
 def test_an_import_waits_for_the_training_and_the_training_for_the_import(qtbot, window, judged, tmp_path,
@@ -330,3 +334,65 @@ def test_opening_another_project_stops_the_training_first(qtbot, window, judged,
     assert window.search_panel.isEnabled()
     search(qtbot, window, "topic")
     assert window.search_panel.model.rowCount() > 0
+
+
+def test_a_training_that_ends_after_a_project_switch_leaves_the_new_project_alone(qtbot, window, judged, project,
+                                                                                   monkeypatch):
+    """Past its last cancel point (saving) when another project is opened, the training commits
+    to its own project; its refresh of search, document and status must not touch the new one."""
+    from sasc_desktop.engine.classify import api
+    root = judged["root"]
+    dialogs, events = [], []
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: dialogs.append(a))
+    open_project(qtbot, window, root)
+    search(qtbot, window, "topic")
+    open_doc(qtbot, window, window.search_panel.model.hits[0].doc_id)
+    saving, release = threading.Event(), threading.Event()
+    real_save = api.save_model
+
+    def held_save(*args):
+        saving.set()
+        release.wait(60)
+        return real_save(*args)
+    monkeypatch.setattr(api, "save_model", held_save)
+    for name in ("search_done", "document_shown", "model_trained", "training_cancelled"):
+        getattr(window, name).connect(lambda *a, name=name: events.append(name))
+    window.train_action.trigger()
+    qtbot.waitUntil(saving.is_set, timeout=60_000)
+    with qtbot.waitSignal(window.project_loaded, timeout=60_000):
+        window.open_project(project)  # waits on the worker until the training has committed
+        assert not window.train_action.isEnabled()  # and no new training starts meanwhile
+        QTimer.singleShot(100, release.set)
+    wait_idle(qtbot, window)
+    qtbot.wait(200)
+    wait_idle(qtbot, window)
+    assert window.info["root"] == str(project) and events == [] and dialogs == []
+    assert window.doc_view.doc is None and window.search_panel.model.rowCount() == 0
+    assert not window.message_label.text().startswith("Sensitivity model")
+    assert len(model_files(root)) == 1  # the old project got its whole training
+
+
+def test_the_refresh_after_training_opens_the_message_just_clicked(qtbot, window, judged, monkeypatch):
+    import sasc_desktop.gui.mainwindow as mw
+    open_project(qtbot, window, judged["root"])
+    search(qtbot, window, "topic")
+    a, b = (h.doc_id for h in window.search_panel.model.hits[:2])
+    open_doc(qtbot, window, a)
+    b_may_load = threading.Event()
+    real_load = mw.load_document
+
+    def load(session, doc_id, terms):
+        if doc_id == b:
+            b_may_load.wait(60)
+        return real_load(session, doc_id, terms)
+    monkeypatch.setattr(mw, "load_document", load)
+    held = HeldTraining(monkeypatch)
+    with qtbot.waitSignal(window.model_trained, timeout=120_000):
+        window.train_action.trigger()
+        qtbot.waitUntil(held.started.is_set, timeout=60_000)
+        window.open_document(b)  # the archivist clicks the next message; it is still loading...
+        held.release.set()       # ...when the training finishes and refreshes the view
+        qtbot.waitUntil(lambda: not window._training, timeout=60_000)
+        b_may_load.set()
+    wait_idle(qtbot, window)
+    assert window.doc_view.doc["doc"]["doc_id"] == b
