@@ -37,9 +37,25 @@ def _start_worker(app_pid: int, initializer: Optional[Callable], initargs: tuple
         initializer(*initargs)
 
 
-def watch_parent(pid: int) -> threading.Thread:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (True when that cannot be told: on Windows, where
+    ``os.kill(pid, 0)`` would send a Ctrl+C event instead of probing)."""
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def watch_parent(pid: int) -> Optional[threading.Thread]:
     """Exit this process (at once, without cleanup: its work is for a process that is gone) as
-    soon as process ``pid`` ends."""
+    soon as process ``pid`` ends. Not on Windows (no way to probe it here; nothing is watched)."""
+    if os.name == "nt":
+        return None
     try:
         fd: Optional[int] = os.pidfd_open(pid)
     except ProcessLookupError:
@@ -51,14 +67,8 @@ def watch_parent(pid: int) -> threading.Thread:
         if fd is not None:
             select.select([fd], [], [])  # a pidfd becomes readable when its process exits
         else:
-            while True:
+            while pid_alive(pid):
                 time.sleep(POLL_SECONDS)
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
-                    break
-                except PermissionError:  # alive, someone else's (cannot happen for our parent)
-                    pass
         os._exit(0)
     thread = threading.Thread(target=run, name="sasc-watch-parent", daemon=True)
     thread.start()

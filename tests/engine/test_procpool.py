@@ -73,3 +73,10 @@ def test_the_pool_runs_work_and_its_initializer(tmp_path):
     with process_pool(2, initializer=os.chdir, initargs=(str(tmp_path),)) as pool:
         assert list(pool.map(pow, [2, 3], [10, 2])) == [1024, 9]
         assert {pool.submit(os.getcwd).result() for _ in range(4)} == {str(tmp_path)}
+
+
+def test_pid_alive():
+    from sasc_desktop.engine.procpool import pid_alive
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    assert pid_alive(os.getpid()) and pid_alive(os.getppid())
+    assert not pid_alive(int(gone.stdout))

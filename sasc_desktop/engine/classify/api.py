@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from ..errors import InputError, SascError
+from ..procpool import pid_alive
 from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
@@ -158,13 +159,7 @@ def _writer_gone(path: Path, stem: str) -> bool:
     if pid == os.getpid():
         with _LOCK:
             return path.name.removesuffix(".tmp") not in _UNCOMMITTED
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
+    return not pid_alive(pid)
 
 
 def _drop_old_model_files(session, persona: str, keep: Path) -> None:
