@@ -46,7 +46,7 @@ def pid_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # alive, another user's
+    except (PermissionError, OverflowError, OSError):  # another user's, or not a pid we can probe
         return True
     return True
 

@@ -142,7 +142,7 @@ class MainWindow(QMainWindow):
         self._doc_seq = 0
         self._training = False
         self._importing = False
-        self._loading = False          # a project is being opened: no training starts meanwhile
+        self._loading = 0              # projects being opened: no training starts meanwhile
         self._project_gen = 0          # bumped when the project changes: late callbacks of the old one stand down
         self._requested_doc: Optional[str] = None  # the message last asked for (shown or on its way)
         self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
@@ -269,7 +269,7 @@ class MainWindow(QMainWindow):
     def _update_train_action(self) -> None:
         """Training needs an open project with personas, and one training at a time."""
         has_personas = bool(self.info and self.info.get("personas"))
-        self.train_action.setEnabled(has_personas and not (self._training or self._importing or self._loading))
+        self.train_action.setEnabled(has_personas and not (self._training or self._importing or self._loading > 0))
         self.import_action.setEnabled(self.info is not None and not self._training)
         self.cancel_train_action.setEnabled(self._train_task is not None)
         self.cancel_button.setVisible(self._train_task is not None)
@@ -334,10 +334,12 @@ class MainWindow(QMainWindow):
     def _load(self, make: Callable, label: str, root: Path) -> Task:
         # Leaving this project: its training stops (at its next step; nothing of it is written),
         # and none starts until the new one is open.
-        if self._train_task is not None:
+        stopped = self._train_task is not None
+        if stopped:
             self.cancel_training()
-        self._loading = True
+        self._loading += 1
         self._project_gen += 1
+        self._requested_doc = None
         self._update_train_action()
 
         def op(progress):
@@ -349,13 +351,15 @@ class MainWindow(QMainWindow):
             return project_info(new)
 
         def done(info):
-            self._loading = False
+            self._loading -= 1
             self._project_ready(info)
 
         def failed(exc):
-            self._loading = False
+            self._loading -= 1
             self._update_train_action()
             self.show_error(label, exc, _details(exc))
+            if stopped:  # the project stays open; its training was stopped for nothing: say so
+                self.flash(f"{TRAINING_CANCELLED} ({label.lower()} failed: {exc})", 20000)
             if isinstance(exc, ProjectError) and str(root) in self.state.recent and not root.exists():
                 self.state.forget_project(root)
             if self.info is None:
@@ -552,7 +556,7 @@ class MainWindow(QMainWindow):
         the message shown (or just asked for), so the sensitivity column and the evidence line
         show the new model. Callbacks arriving after another project was opened do nothing."""
         if (self.info is None or not self.info.get("personas") or self._training or self._importing
-                or self._loading):
+                or self._loading > 0):
             return None
         gen = self._project_gen
         self._training = True

@@ -396,3 +396,60 @@ def test_the_refresh_after_training_opens_the_message_just_clicked(qtbot, window
         b_may_load.set()
     wait_idle(qtbot, window)
     assert window.doc_view.doc["doc"]["doc_id"] == b
+
+
+def other_project(tmp: Path) -> Path:
+    """A project without personas whose message ids differ from ``build``'s."""
+    root = tmp / "other"
+    with Session.create(root) as s:
+        s.ingest([make_mbox(tmp / "other.mbox", 12, start=1000)], workers=0)
+    return root
+
+
+def test_the_message_read_in_the_last_project_is_not_reopened_in_the_next(qtbot, window, tmp_path, monkeypatch):
+    dialogs = []
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: dialogs.append(a))
+    monkeypatch.setattr(window.worker, "error_handler", lambda *a: dialogs.append(a))  # errors without a handler
+    first, judged = other_project(tmp_path), build(tmp_path)
+    open_project(qtbot, window, first)
+    open_doc(qtbot, window, "msg1000@example.com")
+    open_project(qtbot, window, judged["root"])
+    with qtbot.waitSignal(window.model_trained, timeout=120_000):
+        window.train_model()
+    wait_idle(qtbot, window)
+    assert dialogs == [] and window.doc_view.doc is None
+
+
+def test_no_training_starts_while_another_project_is_still_to_open(qtbot, window, tmp_path, monkeypatch):
+    """Two opens queued: when the first is ready, Train stays off until the second is open too."""
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: None)
+    judged, other = build(tmp_path), other_project(tmp_path)
+    attempts = []
+
+    def on_loaded(info):
+        if Path(info["root"]) == judged["root"]:
+            attempts.append((window.train_action.isEnabled(), window.train_model()))
+    window.project_loaded.connect(on_loaded)
+    with qtbot.waitSignal(window.project_loaded, timeout=60_000,
+                          check_params_cb=lambda info: Path(info["root"]) == other):
+        window.open_project(judged["root"])
+        window.open_project(other)
+    wait_idle(qtbot, window)
+    assert attempts == [(False, None)] and not window._training
+    assert window.info["root"] == str(other) and model_files(judged["root"]) == []
+
+
+def test_a_failed_open_says_the_training_was_stopped(qtbot, window, judged, tmp_path, monkeypatch):
+    from sasc_desktop.gui.mainwindow import TRAINING_CANCELLED
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: None)
+    open_project(qtbot, window, judged["root"])
+    held = HeldTraining(monkeypatch)
+    window.train_model()
+    qtbot.waitUntil(held.started.is_set, timeout=60_000)
+    with qtbot.waitSignal(window.project_failed, timeout=60_000):
+        window.open_project(tmp_path / "does-not-exist")
+        held.release.set()
+    wait_idle(qtbot, window)
+    assert window.info["root"] == str(judged["root"]) and model_files(judged["root"]) == []
+    assert window.message_label.text().startswith(TRAINING_CANCELLED + " (opening the project")
+    assert window.train_action.isEnabled()

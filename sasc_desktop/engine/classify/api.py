@@ -146,19 +146,26 @@ _UNCOMMITTED: set[str] = set()  # model files this process has written and not y
 
 
 _WRITER = re.compile(r"-p(\d+)-[0-9a-f]{12}\.joblib(\.tmp)?")
+_OLDER_NAME = re.compile(r"(-v\d+)?\.joblib(\.tmp)?")
 
 
 def _writer_gone(path: Path, stem: str) -> bool:
     """Whether the process that wrote this model file (named ``stem`` + ``-p<pid>-<token>``) can
     no longer commit it: this process when no training of it is under way, a process that has
     exited, or a name from before pids were in it."""
-    m = _WRITER.fullmatch(path.name[len(stem):])
-    if m is None:
-        return True
+    rest = path.name[len(stem):]
+    m = _WRITER.fullmatch(rest)
+    if m is None:  # only the names this persona's files had before; anything else is not ours
+        return _OLDER_NAME.fullmatch(rest) is not None
     pid = int(m.group(1))
     if pid == os.getpid():
         with _LOCK:
             return path.name.removesuffix(".tmp") not in _UNCOMMITTED
+    if os.name == "nt":  # no process probe there: a day-old uncommitted file is abandoned
+        try:
+            return time.time() - path.stat().st_mtime > 86_400
+        except OSError:
+            return False
     return not pid_alive(pid)
 
 
@@ -167,10 +174,18 @@ def _drop_old_model_files(session, persona: str, keep: Path) -> None:
     versions, and files (or half-written .tmp files) of trainings killed before their commit.
     A file another live process is about to commit is left alone."""
     models, stem = Path(session.paths.models), _model_stem(persona)
-    for old in list(models.glob(f"{stem}*.joblib")) + list(models.glob(f"{stem}*.joblib.tmp")):
-        if old.name != keep.name and _writer_gone(old, stem):
-            forget_model_file(old)
-            old.unlink(missing_ok=True)
+    # Inside a write transaction, so no training commits meanwhile: the file the row names now
+    # (a later training's, perhaps) is kept as well as ours.
+    with session.store.transaction() as con:
+        row = con.execute("SELECT path FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+        named = Path(row[0]).name if row and row[0] else None
+        for old in list(models.glob(f"{stem}*.joblib")) + list(models.glob(f"{stem}*.joblib.tmp")):
+            if old.name not in (keep.name, named) and _writer_gone(old, stem):
+                forget_model_file(old)
+                try:
+                    old.unlink(missing_ok=True)
+                except OSError:  # open elsewhere (Windows): the next training tries again
+                    pass
 
 
 def load_model(session, persona: str) -> SensitivityClassifier:
@@ -255,7 +270,10 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
             _write_scores(con, persona, version, fm.ids, probs)
     except BaseException:
         forget_model_file(path)  # never committed: nobody will read it
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
         raise
     finally:
         with _LOCK:

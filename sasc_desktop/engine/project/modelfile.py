@@ -6,6 +6,7 @@ every time, and a file replaced within one clock tick is still seen as new.
 """
 from __future__ import annotations
 
+import os
 import pickle
 import threading
 from pathlib import Path
@@ -35,6 +36,16 @@ def forget_model_file(path: Path) -> None:
         _CACHE.pop(str(Path(path)), None)
 
 
+def _forget_missing(folder: Path) -> None:
+    """Drop cached files of this folder that are gone (replaced by another process's training)."""
+    with _LOCK:
+        keys = [k for k in _CACHE if Path(k).parent == folder]
+    gone = [k for k in keys if not os.path.exists(k)]
+    with _LOCK:
+        for k in gone:
+            _CACHE.pop(k, None)
+
+
 def _stamp(path: Path) -> tuple[int, int, int]:
     st = path.stat()
     return st.st_ino, st.st_mtime_ns, st.st_size
@@ -44,16 +55,18 @@ def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str)
     """The file's contents; ProjectError (saying how to retrain) if damaged, foreign or of
     another format version."""
     path = Path(path)
-    stamp = _stamp(path)
-    with _LOCK:
-        hit = _CACHE.get(str(path))
-    if hit and hit[0] == stamp:
-        return hit[1]
-    try:
-        with open(path, "rb") as fh:
+    with open(path, "rb") as fh:  # FileNotFoundError passes through: the caller may look again
+        st = os.fstat(fh.fileno())  # the stamp of the file opened, even if the name is replaced now
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        with _LOCK:
+            hit = _CACHE.get(str(path))
+        if hit and hit[0] == stamp:
+            return hit[1]
+        _forget_missing(path.parent)
+        try:
             data = pickle.load(fh)
-    except Exception as exc:
-        raise ProjectError(f"the {what} file {path} is damaged ({exc}); {retrain}") from None
+        except Exception as exc:
+            raise ProjectError(f"the {what} file {path} is damaged ({exc}); {retrain}") from None
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise ProjectError(f"{path} is not a SASC {what} file")
     if data.get("version") != version:

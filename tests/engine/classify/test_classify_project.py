@@ -412,3 +412,93 @@ def test_two_trainings_of_one_persona_at_once_each_commit_a_whole(project, monke
     assert (inner[0].version, outer.version) == (first.version + 1, first.version + 2)
     assert inner[0].path != outer.path and str(_model_path(s, "p1")) == outer.path
     assert load_model(s, "p1").kind == "svm" and _stored_agree_with_model(s) == (outer.version, 60)
+
+
+def test_a_late_sweep_keeps_the_file_a_later_training_committed(project, monkeypatch):
+    """Training 1 commits; training 2 commits and finishes before training 1 sweeps old files:
+    the sweep keeps the file the row names now (training 2's)."""
+    s = project
+    train(s, "p1", kind="lr")
+    real = api._forget_scores
+    inner = []
+
+    def forget_then_another_training(session, persona):
+        real(session, persona)
+        if not inner:
+            inner.append(None)
+            inner[0] = train(s, "p1", kind="or", full=True)
+    monkeypatch.setattr(api, "_forget_scores", forget_then_another_training)
+    outer = train(s, "p1", kind="lr", full=True)
+    monkeypatch.undo()
+    assert str(_model_path(s, "p1")) == inner[0].path and inner[0].version == outer.version + 1
+    assert load_model(s, "p1").kind == "or" and _stored_agree_with_model(s) == (inner[0].version, 60)
+
+
+def test_a_file_removed_between_open_and_read_is_looked_up_again(project, monkeypatch):
+    """Another process's training removes the file the row named just as it is opened: the
+    reader finds the new one (not 'damaged', not 'no model')."""
+    from sasc_desktop.engine.project import modelfile
+    s = project
+    train(s, "p1", kind="lr")
+    old = _model_path(s, "p1")
+    modelfile.forget_model_file(old)  # as in another process: nothing cached
+    real_open = open
+    fired = []
+
+    def open_after_a_training(path, *args, **kwargs):
+        if not fired and str(path) == str(old):
+            fired.append(1)
+            train(s, "p1", kind="or", full=True)  # commits a new file and removes `old`
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr(modelfile, "open", open_after_a_training, raising=False)
+    assert load_model(s, "p1").kind == "or" and fired
+
+
+def test_a_file_that_cannot_be_deleted_does_not_fail_a_committed_training(project, monkeypatch):
+    """Windows refuses to delete a file another process has open: the training has committed
+    and reports success; the next one removes the file."""
+    import pathlib
+    s = project
+    first = train(s, "p1", kind="lr")
+    old = _model_path(s, "p1")
+    real = pathlib.Path.unlink
+
+    def refuse(self, missing_ok=False):
+        if self == old:
+            raise PermissionError(13, "The process cannot access the file because it is being used by another process")
+        return real(self, missing_ok=missing_ok)
+    monkeypatch.setattr(pathlib.Path, "unlink", refuse)
+    second = train(s, "p1", kind="lr", full=True)
+    assert second.version == first.version + 1 and old.exists()
+    monkeypatch.undo()
+    train(s, "p1", kind="lr")
+    assert not old.exists()
+
+
+def test_models_of_files_another_process_replaced_leave_the_cache(project):
+    import subprocess
+    import sys
+    from pathlib import Path
+    from sasc_desktop.engine.project import modelfile
+    s = project
+    code = ("import sys; from sasc_desktop.engine.session import Session; from sasc_desktop.engine.classify import train;"
+            "s = Session.open(sys.argv[1]); train(s, 'p1', kind='lr', full=True); s.close()")
+    root = Path(__file__).resolve().parents[3]
+    subprocess.run([sys.executable, "-c", code, str(s.root)], check=True, cwd=root)
+    mine = _model_path(s, "p1")
+    load_model(s, "p1")
+    assert str(mine) in modelfile._CACHE
+    subprocess.run([sys.executable, "-c", code, str(s.root)], check=True, cwd=root)  # replaces and removes it
+    assert not mine.exists()
+    load_model(s, "p1")
+    assert _model_path(s, "p1") != mine and str(mine) not in modelfile._CACHE
+
+
+def test_the_sweep_leaves_files_of_other_personas_alone(project):
+    s = project
+    train(s, "p1")
+    stem = api._model_stem("p1")
+    lookalike = s.root / "models" / f"{stem}-x-another-persona-1234abcd.joblib"
+    lookalike.write_bytes(b"not ours")
+    train(s, "p1", full=True)
+    assert lookalike.exists()
