@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         self._loading = 0              # projects being opened: no training starts meanwhile
         self._project_gen = 0          # bumped when the project changes: late callbacks of the old one stand down
         self._requested_doc: Optional[str] = None  # the message last asked for (shown or on its way)
+        self._late_training: Optional[tuple] = None  # how a training stopped by a project open ended
         self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
         self._preload: Optional[threading.Thread] = None
         self._search_seq = 0
@@ -334,17 +335,18 @@ class MainWindow(QMainWindow):
     def _load(self, make: Callable, label: str, root: Path) -> Task:
         # Leaving this project: its training stops (at its next step; nothing of it is written),
         # and none starts until the new one is open.
-        stopped = self._train_task is not None
-        if stopped:
+        if self._train_task is not None:
             self.cancel_training()
         self._loading += 1
         self._project_gen += 1
-        self._requested_doc = None
+        self._late_training = None
         self._update_train_action()
 
         def op(progress):
+            # The cancelled training ends first (its callbacks are queued before ours), then the
+            # new project is made: a failed open then knows how that training ended.
+            self.background.wait()
             new = make(progress)
-            self.background.wait()  # the cancelled training has stopped before its session closes
             old, self.session = self.session, new
             if old is not None:
                 old.close()
@@ -352,14 +354,19 @@ class MainWindow(QMainWindow):
 
         def done(info):
             self._loading -= 1
+            self._late_training = None
+            self._requested_doc = None  # a message of the project just left
             self._project_ready(info)
 
         def failed(exc):
             self._loading -= 1
             self._update_train_action()
             self.show_error(label, exc, _details(exc))
-            if stopped:  # the project stays open; its training was stopped for nothing: say so
-                self.flash(f"{TRAINING_CANCELLED} ({label.lower()} failed: {exc})", 20000)
+            late, self._late_training = self._late_training, None
+            if late is not None:  # the project stays open: say how the training stopped for the open ended
+                ended = TRAINING_CANCELLED if late[0] == "cancelled" else (
+                    trained_message(*late[1]) if late[0] == "trained" else f"Training failed: {late[1]}")
+                self.flash(f"{ended} ({label.lower()} failed: {exc})", 20000)
             if isinstance(exc, ProjectError) and str(root) in self.state.recent and not root.exists():
                 self.state.forget_project(root)
             if self.info is None:
@@ -575,7 +582,8 @@ class MainWindow(QMainWindow):
 
         def done(value):
             finish()
-            if gen != self._project_gen:  # another project was opened meanwhile: nothing to refresh
+            if gen != self._project_gen:  # another project is being opened: nothing to refresh
+                self._late_training = ("trained", value)
                 return
             name, info = value
             if self.search_panel.query:
@@ -600,9 +608,12 @@ class MainWindow(QMainWindow):
             if isinstance(exc, Cancelled):
                 if gen == self._project_gen:  # not when it stopped because another project opened
                     self.flash(TRAINING_CANCELLED, 20000)
+                else:
+                    self._late_training = ("cancelled", None)
                 self.training_cancelled.emit()
                 return
-            if gen != self._project_gen:  # it was about the project that was left (the log keeps it)
+            if gen != self._project_gen:  # about the project being left (the log keeps it)
+                self._late_training = ("failed", exc)
                 return
             self.show_error("Training the sensitivity model", exc, _details(exc))
             self.training_failed.emit(exc)

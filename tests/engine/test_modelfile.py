@@ -42,3 +42,11 @@ def test_foreign_damaged_and_other_version_files_are_refused(tmp_path):
     path.write_bytes(pickle.dumps({"format": "fmt", "version": 7}))
     with pytest.raises(ProjectError, match="version 7, this SASC Desktop reads version 1; retrain it"):
         _read(path)
+
+
+def test_an_unreadable_path_is_a_project_error_and_a_missing_one_is_not(tmp_path):
+    (tmp_path / "adir").mkdir()
+    with pytest.raises(ProjectError, match="cannot be read.*retrain it"):
+        read_model_file(tmp_path / "adir", "fmt", 1, "test model", "retrain it")
+    with pytest.raises(FileNotFoundError):  # callers look the name up again
+        read_model_file(tmp_path / "nothing", "fmt", 1, "test model", "retrain it")

@@ -453,3 +453,44 @@ def test_a_failed_open_says_the_training_was_stopped(qtbot, window, judged, tmp_
     assert window.info["root"] == str(judged["root"]) and model_files(judged["root"]) == []
     assert window.message_label.text().startswith(TRAINING_CANCELLED + " (opening the project")
     assert window.train_action.isEnabled()
+
+
+def test_after_a_failed_open_the_next_training_refreshes_the_message_shown(qtbot, window, judged, tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: None)
+    open_project(qtbot, window, judged["root"])
+    search(qtbot, window, "topic")
+    shown = window.search_panel.model.hits[0].doc_id
+    open_doc(qtbot, window, shown)
+    with qtbot.waitSignal(window.project_failed, timeout=60_000):
+        window.open_project(tmp_path / "does-not-exist")
+    wait_idle(qtbot, window)
+    opened = []
+    window.document_shown.connect(opened.append)
+    with qtbot.waitSignal(window.model_trained, timeout=120_000):
+        window.train_model()
+    wait_idle(qtbot, window)
+    assert opened == [shown]  # the refresh reloaded it with the new model's evidence
+
+
+def test_a_failed_open_reports_a_training_that_had_already_committed(qtbot, window, judged, tmp_path, monkeypatch):
+    from sasc_desktop.engine.classify import api
+    monkeypatch.setattr(window, "show_error", lambda *a, **k: None)
+    open_project(qtbot, window, judged["root"])
+    saving, release = threading.Event(), threading.Event()
+    real_save = api.save_model
+
+    def held_save(*args):
+        saving.set()
+        release.wait(60)
+        return real_save(*args)
+    monkeypatch.setattr(api, "save_model", held_save)
+    window.train_model()
+    qtbot.waitUntil(saving.is_set, timeout=60_000)  # past its last cancel point
+    with qtbot.waitSignal(window.project_failed, timeout=60_000):
+        window.open_project(tmp_path / "does-not-exist")
+        QTimer.singleShot(100, release.set)
+    wait_idle(qtbot, window)
+    assert len(model_files(judged["root"])) == 1
+    assert window.message_label.text().startswith("Sensitivity model for Holly Palmer trained on 90 judged messages")
+    assert "(opening the project" in window.message_label.text() or window.message_label.text().endswith("…")

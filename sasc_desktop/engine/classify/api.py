@@ -5,7 +5,9 @@ import copy
 import hashlib
 import json
 import os
+import logging
 import re
+import sqlite3
 import threading
 import time
 import uuid
@@ -25,6 +27,8 @@ from .judgments_io import check_persona, training_labels
 from .model import SensitivityClassifier, expected_calibration_error, fbeta_from_counts
 from .pii import detect_pii
 from ..project.modelfile import forget_model_file, read_model_file, write_model_file
+
+log = logging.getLogger(__name__)
 
 MODEL_FORMAT = "sasc-classifier"
 MODEL_FORMAT_VERSION = 2  # 2: feature spaces with the cue: block (version-1 files lack its columns)
@@ -279,7 +283,10 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
         with _LOCK:
             _UNCOMMITTED.discard(path.name)
     _forget_scores(session, persona)
-    _drop_old_model_files(session, persona, path)
+    try:
+        _drop_old_model_files(session, persona, path)
+    except (sqlite3.Error, OSError) as exc:  # committed already: the next training sweeps again
+        log.warning("old model files of %s not removed: %s", persona, exc)
     return ModelInfo(**{**asdict(info), "seconds": round(time.perf_counter() - t0, 3)})
 
 

@@ -55,7 +55,13 @@ def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str)
     """The file's contents; ProjectError (saying how to retrain) if damaged, foreign or of
     another format version."""
     path = Path(path)
-    with open(path, "rb") as fh:  # FileNotFoundError passes through: the caller may look again
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:  # passes through: the caller may look the name up again
+        raise
+    except OSError as exc:
+        raise ProjectError(f"the {what} file {path} cannot be read ({exc}); {retrain}") from None
+    with fh:
         st = os.fstat(fh.fileno())  # the stamp of the file opened, even if the name is replaced now
         stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
         with _LOCK:
