@@ -36,7 +36,7 @@ def register(sub) -> None:
 
 
 def cmd_experiment(args) -> int:
-    from ..engine.evaluate.experiment import APPROACHES, run_experiment
+    from ..engine.evaluate.experiment import APPROACHES
     from ..engine.evaluate.experiment_report import write_report
     bar = TextProgressBar("experiment")
     with Session.open(args.dir) as s:

@@ -5,7 +5,7 @@ import datetime as _dt
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
+from typing import Callable, Optional
 
 from . import people, pii
 

@@ -20,7 +20,6 @@ from email.mime.application import MIMEApplication
 from email.mime.base import MIMEBase
 from email.mime.message import MIMEMessage
 from email.mime.multipart import MIMEMultipart
-from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr
 from email import base64mime, encoders, quoprimime
 from typing import Optional

@@ -5,8 +5,7 @@ Every name, address and organisation here is invented. Domains use the reserved
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional
+from dataclasses import dataclass
 
 ORG_NAME = "Arclight Sensorworks"
 ORG_DOMAIN = "arclight.example.com"

@@ -258,7 +258,6 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                    classifier_opts: Optional[dict] = None, progress: Optional[Progress] = None,
                    dataset=None, crossfit: int = 0) -> dict:
     from ..rank.rankers import make_ranker
-    from ..rank.data import Evaluator
     from ..protect.policies import cluster_replace, learn_score_threshold, learn_static_cutoff
     obj = parse_measure(objective)
     measures = [parse_measure(m) for m in eval_measures]

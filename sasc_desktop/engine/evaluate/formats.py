@@ -14,8 +14,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from ..errors import Cancelled, InputError
+from ..errors import Cancelled
 from ..index import SearchIndex
 from ..index.schema import analyse_document, date_items
 from ..index.search_index import analyse_row, document_fields

@@ -16,7 +16,7 @@ sensitive* when ``prob >= threshold``.
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
