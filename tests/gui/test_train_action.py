@@ -223,28 +223,20 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
     # a saved model of another kind, so the menu's training is a full fit; the menu cancels it
     # while its first inner fit runs (held until then, so the test cannot race it)
     from sasc_desktop.engine.classify import train
-    from sasc_desktop.engine.classify.model import SensitivityClassifier
     with Session.open(root) as s:
         train(s, "holly-palmer", kind="lr")
     before = saved_state(root)
     assert len(before[0]) == 1 and len(before[2]) == 90
-    started, release = threading.Event(), threading.Event()
-    real_fit = SensitivityClassifier._fit_base
-
-    def held_fit(self, *args):
-        started.set()
-        release.wait(60)
-        return real_fit(self, *args)
-    monkeypatch.setattr(SensitivityClassifier, "_fit_base", held_fit)
+    held = HeldTraining(monkeypatch)
     window.activateWindow()
     with qtbot.waitSignal(window.training_cancelled, timeout=120_000):
         window.train_action.trigger()
-        qtbot.waitUntil(started.is_set, timeout=60_000)
+        qtbot.waitUntil(held.started.is_set, timeout=60_000)
         qtbot.keyClick(window.search_panel.query_box, Qt.Key.Key_Escape)  # Esc in the query box: nothing
         assert window.cancel_train_action.isEnabled() and not window._train_task.cancelled
         window.cancel_train_action.trigger()
         assert window.message_label.text() == "Cancelling the training…"
-        release.set()
+        held.release.set()
     wait_idle(qtbot, window)
     assert window.message_label.text() == TRAINING_CANCELLED and dialogs == []
     assert saved_state(root) == before
@@ -252,18 +244,21 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
 
 # ------------------------------------------------------------------------------ training in the background
 class HeldTraining:
-    """Holds the training's first inner fit until released, so a test acts while it runs."""
+    """Holds a step of the training (by default its first inner fit; ``saving`` holds the model
+    file's write, past the last cancel point) until released, so a test acts while it runs."""
 
-    def __init__(self, monkeypatch):
+    def __init__(self, monkeypatch, saving: bool = False):
+        from sasc_desktop.engine.classify import api
         from sasc_desktop.engine.classify.model import SensitivityClassifier
+        owner, name = (api, "save_model") if saving else (SensitivityClassifier, "_fit_base")
         self.started, self.release = threading.Event(), threading.Event()
-        real = SensitivityClassifier._fit_base
+        real = getattr(owner, name)
 
-        def held(model, *args):
+        def held(*args):
             self.started.set()
             self.release.wait(60)
-            return real(model, *args)
-        monkeypatch.setattr(SensitivityClassifier, "_fit_base", held)
+            return real(*args)
+        monkeypatch.setattr(owner, name, held)
 
 
 def test_search_and_reading_go_on_while_a_model_trains(qtbot, window, judged, monkeypatch):
@@ -340,29 +335,21 @@ def test_a_training_that_ends_after_a_project_switch_leaves_the_new_project_alon
                                                                                    monkeypatch):
     """Past its last cancel point (saving) when another project is opened, the training commits
     to its own project; its refresh of search, document and status must not touch the new one."""
-    from sasc_desktop.engine.classify import api
     root = judged["root"]
     dialogs, events = [], []
     monkeypatch.setattr(window, "show_error", lambda *a, **k: dialogs.append(a))
     open_project(qtbot, window, root)
     search(qtbot, window, "topic")
     open_doc(qtbot, window, window.search_panel.model.hits[0].doc_id)
-    saving, release = threading.Event(), threading.Event()
-    real_save = api.save_model
-
-    def held_save(*args):
-        saving.set()
-        release.wait(60)
-        return real_save(*args)
-    monkeypatch.setattr(api, "save_model", held_save)
+    held = HeldTraining(monkeypatch, saving=True)
     for name in ("search_done", "document_shown", "model_trained", "training_cancelled"):
         getattr(window, name).connect(lambda *a, name=name: events.append(name))
     window.train_action.trigger()
-    qtbot.waitUntil(saving.is_set, timeout=60_000)
+    qtbot.waitUntil(held.started.is_set, timeout=60_000)
     with qtbot.waitSignal(window.project_loaded, timeout=60_000):
         window.open_project(project)  # waits on the worker until the training has committed
         assert not window.train_action.isEnabled()  # and no new training starts meanwhile
-        QTimer.singleShot(100, release.set)
+        QTimer.singleShot(100, held.release.set)
     wait_idle(qtbot, window)
     qtbot.wait(200)
     wait_idle(qtbot, window)
@@ -474,22 +461,14 @@ def test_after_a_failed_open_the_next_training_refreshes_the_message_shown(qtbot
 
 
 def test_a_failed_open_reports_a_training_that_had_already_committed(qtbot, window, judged, tmp_path, monkeypatch):
-    from sasc_desktop.engine.classify import api
     monkeypatch.setattr(window, "show_error", lambda *a, **k: None)
     open_project(qtbot, window, judged["root"])
-    saving, release = threading.Event(), threading.Event()
-    real_save = api.save_model
-
-    def held_save(*args):
-        saving.set()
-        release.wait(60)
-        return real_save(*args)
-    monkeypatch.setattr(api, "save_model", held_save)
+    held = HeldTraining(monkeypatch, saving=True)
     window.train_model()
-    qtbot.waitUntil(saving.is_set, timeout=60_000)  # past its last cancel point
+    qtbot.waitUntil(held.started.is_set, timeout=60_000)  # past its last cancel point
     with qtbot.waitSignal(window.project_failed, timeout=60_000):
         window.open_project(tmp_path / "does-not-exist")
-        QTimer.singleShot(100, release.set)
+        QTimer.singleShot(100, held.release.set)
     wait_idle(qtbot, window)
     assert len(model_files(judged["root"])) == 1
     assert window.message_label.text().startswith("Sensitivity model for Holly Palmer trained on 90 judged messages")
