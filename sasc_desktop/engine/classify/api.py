@@ -180,9 +180,8 @@ def _drop_old_model_files(session, persona: str, keep: Path) -> None:
     models, stem = Path(session.paths.models), _model_stem(persona)
     # Inside a write transaction, so no training commits meanwhile: the file the row names now
     # (a later training's, perhaps) is kept as well as ours.
-    with session.store.transaction() as con:
-        row = con.execute("SELECT path FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
-        named = Path(row[0]).name if row and row[0] else None
+    with session.store.transaction():
+        named = _model_path(session, persona).name  # (this thread's connection: inside the transaction)
         for old in list(models.glob(f"{stem}*.joblib")) + list(models.glob(f"{stem}*.joblib.tmp")):
             if old.name not in (keep.name, named) and _writer_gone(old, stem):
                 forget_model_file(old)
@@ -260,8 +259,7 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     trained_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     try:
         with session.store.transaction() as con:
-            row = con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
-            version = (row[0] if row else 0) + 1
+            version = _version(con, persona) + 1
             info = ModelInfo(persona=persona, version=version, kind=kind, n_train=len(ids), n_positive=int(y.sum()),
                              threshold=float(model.threshold_), C=dict(model.C_), beta=float(beta),
                              incremental=bool(incremental), seconds=round(time.perf_counter() - t0, 3),
@@ -296,14 +294,15 @@ def score_project(session, persona: str, progress: Optional[Progress] = None) ->
     feature rows and scored in parallel shares (see ``FeatureSpace.transform_store``). Returns
     how many were scored."""
     progress = ensure(progress)
+    version = _version(session.store.con, persona)
     model = load_model(session, persona)
-    row = session.store.con.execute("SELECT version FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
     progress.update(0, None, "reading and scoring messages")
     ids, X = model.space_.transform_store(session.store)
     probs = model.proba_positive(X)
     progress.check()
     with session.store.transaction() as con:
-        _write_scores(con, persona, row[0] if row else 0, ids, probs)
+        if _version(con, persona) == version:  # else a training committed meanwhile: its scores stand
+            _write_scores(con, persona, version, ids, probs)
     _forget_scores(session, persona)
     return len(ids)
 
