@@ -140,7 +140,6 @@ class MainWindow(QMainWindow):
         self.import_dialog: Optional[ImportDialog] = None
         self.prefs_dialog: Optional[PreferencesDialog] = None
         self._doc_seq = 0
-        self._training = False
         self._importing = False
         self._loading = 0              # projects being opened: no training starts meanwhile
         self._project_gen = 0          # bumped when the project changes: late callbacks of the old one stand down
@@ -566,8 +565,6 @@ class MainWindow(QMainWindow):
                 or self._loading > 0):
             return None
         gen = self._project_gen
-        self._training = True
-        self._update_train_action()
         self.flash("Training the sensitivity model…", 3000)  # then its own line beside the Cancel button
 
         def progress(done, total, message):
@@ -575,7 +572,6 @@ class MainWindow(QMainWindow):
                 self._job_progress(done, total, f"Training: {message}" if message else "Training")
 
         def finish():
-            self._training = False
             self._train_task = None
             self._job_progress(0, None, "")
             self._update_train_action()
@@ -628,6 +624,10 @@ class MainWindow(QMainWindow):
                                                on_progress=progress)
         self._update_train_action()
         return self._train_task
+
+    @property
+    def _training(self) -> bool:
+        return self._train_task is not None
 
     def cancel_training(self) -> None:
         """Tools ▸ Cancel training (or the status bar's Cancel training button): the engine stops at
