@@ -205,7 +205,8 @@ def test_luhn_invalid_numbers_do_not_match():
 _PIECES = ["4111 1111 1111 1111", "4111 1111 1111 1112", "123-45-6789", "(503) 555-0123", "+44 20 7946 0958",
            "GB82 WEST 1234 5698 7654 32", "routing 021000021", "account no. 12345678", "born on 03/15/1962",
            "DOB: Jan 5, 1970", "221 Baker St", "350 5th Ave, Suite 3300, New York, NY 10118", "-", "+", "\n", "İ",
-           "ı", "Main Street"]
+           "ı", "Main Street", "4111111111111112", "born on 3/4/1970", "DOB: Jan 5, 1980", "12 Main Street",
+           "350 Fifth Avenue, New York, NY 10118", "Birthday", "ACCT # 9876543", "x7"]
 
 
 @settings(max_examples=300, deadline=None)
