@@ -19,18 +19,22 @@ word-only unigrams or uni+bigrams; NB-SVM log-count ratios; text before quoted/f
 as an extra block; the first 3,000 body characters only; sender/recipient/X-Folder tokens.
 
 Sensitivity cues (``cues.py``: dense counts of legal, secrecy, personal, employment, health and
-heated-tone word families) are the one addition that helped: honest nested CV, 3 outer seeds,
-"or" F1 0.545 -> 0.557 optimising F1 and F2 0.653 -> 0.672 optimising F2 (peeked LR AP 0.531 ->
-0.558). Also tried after them, no better: all-MiniLM-L6-v2 sentence embeddings alone (AP 0.52)
-or appended (peeked F1 +0.006), k-NN label propagation from near duplicates, custodian
-(X-Origin) one-hot, sample weights from the annotators' label counts, a gradient-boosted or
-LR stacker over the text score and the dense blocks, C from 1 to 32, 5 inner folds (F1
-+0.003), thresholds as a predicted-positive rate or a bootstrap median, multi-task stacking over
-all 27 Berkeley categories with >= 15 messages (training-fold labels only; peeked F1 0.580 ->
-0.581), and dropping suspected mislabelled training messages (3-20% by inner out-of-fold
-score); NB-SVM log-count ratios and the text before quoted parts again, with the cue block in
-(peeked F1 -0.001 and +0.004). The ceiling is the labels: message pairs with TF-IDF cosine > 0.9 carry the same label
-only 80% of the time (66% by chance), and e.g. nine copies of "Confidential Information and
+heated-tone word families) are the one addition that helped: honest nested CV, 3 outer seeds, "or"
+F1 0.545 -> 0.557 optimising F1 and F2 0.653 -> 0.672 optimising F2 (peeked LR AP 0.531 -> 0.558).
+Also tried after them, no better: all-MiniLM-L6-v2 sentence embeddings alone (AP 0.52) or appended
+(peeked F1 +0.006), k-NN label propagation from near duplicates, custodian (X-Origin) one-hot,
+sample weights from the annotators' label counts, a gradient-boosted or LR stacker over the text
+score and the dense blocks, C from 1 to 32, 5 inner folds (F1 +0.003), thresholds as a predicted-
+positive rate or a bootstrap median, multi-task stacking over all 27 Berkeley categories with >= 15
+messages (training-fold labels only; peeked F1 0.580 -> 0.581), and dropping suspected mislabelled
+training messages (3-20% by inner out-of-fold score); NB-SVM log-count ratios and the text before
+quoted parts again, with the cue block in (peeked F1 -0.001 and +0.004); later also chi2 feature
+selection (k 3,000-30,000), 25 bagged LRs, ridge, complement NB alone and rank-averaged with the LR
+(peeked LR AP 0.55, all at or below it), and choosing each test fold's positives as the top k that
+maximise the plug-in expected F-beta of the calibrated probabilities (honest "or", seeds 0-2: F1
+0.556 -> 0.564, F2 0.672 -> 0.675; not adopted: it makes a document's label depend on the batch
+scored with it). The ceiling is the labels: message pairs with TF-IDF cosine > 0.9 carry the same
+label only 80% of the time (66% by chance), and e.g. nine copies of "Confidential Information and
 Securities Trading" are labelled sensitive twice.
 
 Speed (scoring and retraining aims): the character block is hashed n-grams counted with numpy
