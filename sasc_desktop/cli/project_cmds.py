@@ -151,10 +151,12 @@ def cmd_demo(args) -> int:
     from ..engine.demo_project import DEMO_MESSAGES, DEMO_SEED, build_demo_project
 
     bar = TextProgressBar("demo")
-    root = build_demo_project(args.dir, n_messages=args.messages or DEMO_MESSAGES,
-                              seed=DEMO_SEED if args.seed is None else args.seed,
-                              progress=Progress(bar), train=not args.no_train)
-    bar.finish()
+    try:  # built aside and moved into place when done: stopped early, it leaves nothing at dir
+        root = build_demo_project(args.dir, n_messages=args.messages or DEMO_MESSAGES,
+                                  seed=DEMO_SEED if args.seed is None else args.seed,
+                                  progress=Progress(bar), train=not args.no_train)
+    finally:
+        bar.finish()  # the error or "interrupted" goes on a line of its own
     with Session.open(root) as s:
         stats = s.stats()
     if args.json:
