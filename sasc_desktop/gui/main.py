@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtGui import QIcon, QPainter
 from PySide6.QtWidgets import QApplication
 
-from .config import AppState, setup_logging
+from .config import AppState, demo_project_dir, setup_logging
 from .mainwindow import MainWindow
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -46,10 +46,19 @@ def start(window: MainWindow, project: Optional[str]) -> None:
         window.open_project(project)
         return
     last = window.state.last_project
-    if last and (Path(last) / "sasc-project.json").exists():
+    # The demo goes through open_demo even when it was the last project: one a killed first
+    # start left unfinished is rebuilt there, not opened empty again.
+    if last and (Path(last) / "sasc-project.json").exists() and not _same_folder(last, demo_project_dir()):
         window.open_project(last)
     else:
         window.open_demo()
+
+
+def _same_folder(a: Path | str, b: Path | str) -> bool:
+    try:
+        return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
+    except OSError:
+        return False
 
 
 class Screenshotter:

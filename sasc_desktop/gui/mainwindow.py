@@ -92,25 +92,13 @@ def persona_name(p: dict[str, Any]) -> str:
 
 
 def demo_builder() -> Optional[Callable]:
-    """``build(root, progress) -> Path`` for the demo project, or None if not installed."""
+    """``build(root, progress) -> Path`` for the demo project, or None if not installed. The
+    builder makes the project aside and moves it to ``root`` only when it is finished."""
     try:
-        from ..engine.demo_project import build_demo_project  # the lead's builder (judgments too)
-        return lambda root, progress: build_demo_project(Path(root), progress=progress)
-    except ImportError:
-        pass
-    try:
-        from ..engine.demo import generate  # generator only: create, generate, ingest
+        from ..engine.demo_project import build_demo_project  # generate, ingest, judgments, models
     except ImportError:
         return None
-
-    def build(root, progress):
-        root = Path(root)
-        mail = root.parent / (root.name + "-source")
-        generate(mail, progress=progress)
-        with Session.create(root) as s:
-            s.ingest([mail / "mail" if (mail / "mail").is_dir() else mail], progress)
-        return root
-    return build
+    return lambda root, progress: build_demo_project(Path(root), progress=progress)
 
 
 class MainWindow(QMainWindow):
@@ -431,27 +419,42 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(self.state.recent))
 
     def open_demo(self) -> Optional[Task]:
-        root = demo_project_dir()
-        if (root / "sasc-project.json").exists():
-            return self.open_project(root)
-        return self.build_demo(root)
+        return self.build_demo(demo_project_dir())
 
     def build_demo(self, root: Path) -> Optional[Task]:
+        """Open the app's own demo project at ``root``, built first when it is missing or was
+        left unfinished: a first start killed while an earlier version built it in place left
+        the project marker but no judgments. (The builder now moves the project into place only
+        when it is finished.) Only a folder holding nothing but what a build writes is deleted
+        to rebuild it; a project someone may have worked in (other mail imported, judgments,
+        exports) opens as it is, and a folder of other files is left alone with an error."""
         build = demo_builder()
-        if build is None:
+        built = (root / "sasc-project.json").exists()  # finished, most likely: make() checks, off this thread
+        if build is None and not built:
             self.doc_view.clear("No project is open, and the demo collection is not installed. "
                                 "Use File ▸ New project, then File ▸ Import mail.")
             return None
-        self.doc_view.clear("Building the demo collection (first run only)…")
+        if built:
+            self.flash(f"Opening {root}…", 0)
+        else:
+            self.doc_view.clear("Building the demo collection (first run only)…")
 
         def make(progress):
-            import shutil
-            if root.exists() and not (root / "sasc-project.json").exists():
-                shutil.rmtree(root)  # a half-built demo from an interrupted first run
-            root.parent.mkdir(parents=True, exist_ok=True)
+            if build is None:
+                return Session.open(root, progress)
+            from ..engine.demo_project import demo_status
+            status = demo_status(root)
+            if status in ("complete", "project"):
+                return Session.open(root, progress)
+            if status == "other":
+                raise ProjectError(f"{root} is where the demo project goes, but it holds other files; "
+                                   f"move them away to have the demo built there")
+            if status == "incomplete":
+                import shutil
+                shutil.rmtree(root)
             build(root, progress)
             return Session.open(root, progress)
-        return self._load(make, "Building the demo project", root)
+        return self._load(make, "Opening the demo project" if built else "Building the demo project", root)
 
     # search and documents ---------------------------------------------------------------
     def focus_query(self) -> None:

@@ -1,0 +1,89 @@
+"""The first start opens the demo project, rebuilding one a killed first start of an earlier
+version left unfinished (project marker, mail, no judgments), and never deleting a demo folder
+someone has put work in. Offscreen, real builds (a small demo), real SQLite."""
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from sasc_desktop.engine import demo_project
+from sasc_desktop.engine.demo import generate
+from sasc_desktop.engine.session import Session
+from sasc_desktop.gui.config import demo_project_dir
+from sasc_desktop.gui.main import start
+
+from gui_support import make_mbox, wait_idle
+
+N = 300  # the demo's size in these tests (the app builds 3000)
+
+
+def unfinished_demo(root, n: int = 40) -> None:
+    """What an earlier version left when its first start was killed during the import."""
+    with Session.create(root) as s:
+        generate(root / "demo-mail", n_messages=n, seed=7)
+        s.ingest([root / "demo-mail" / "mail"], workers=0)
+
+
+def loaded(qtbot, window, timeout=600_000) -> dict:
+    with qtbot.waitSignal(window.project_loaded, timeout=timeout) as sig:
+        start(window, None)
+    wait_idle(qtbot, window)
+    return sig.args[0]
+
+
+@pytest.mark.parametrize("was_last", [False, True], ids=["first-start", "last-project"])
+def test_first_start_rebuilds_a_demo_left_unfinished(qtbot, window, monkeypatch, was_last):
+    monkeypatch.setattr(demo_project, "DEMO_MESSAGES", N)
+    root = demo_project_dir()
+    unfinished_demo(root)
+    if was_last:  # the app opened the empty demo last time: it comes back through the demo path
+        window.state.project_opened(root)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = root.parent / f".{root.name}.building-{gone.pid}-0123abcd"  # a killed build's folder
+    (stale / "index").mkdir(parents=True)
+
+    info = loaded(qtbot, window)
+    assert info["root"] == str(root.resolve())
+    assert info["stats"]["messages"] == N and info["stats"]["topics"] == 36
+    assert [p["id"] for p in info["personas"]] == ["holly-palmer", "john-snibert"]
+    assert info["stats"]["sources"][0]["path"] == str(root.resolve() / "demo-mail" / "mail")
+    assert window.collection_label.text().startswith(f"{root.name}:  {N} messages")
+    con = sqlite3.connect(root / "project.sqlite")
+    try:
+        assert con.execute("SELECT COUNT(*) FROM sensitivity").fetchone()[0] == 2 * N
+        assert con.execute("SELECT COUNT(*) FROM qrels").fetchone()[0] == 429
+        assert [r[0] for r in con.execute("SELECT persona FROM classifier_models ORDER BY persona")] == \
+            ["holly-palmer", "john-snibert"]  # the first start trains the models too
+    finally:
+        con.close()
+    assert sorted(p.name for p in root.parent.iterdir()) == [root.name]  # the stale build folder is gone
+    assert demo_project.demo_status(root) == "complete"
+    assert window.state.last_project == str(root.resolve())
+
+
+def test_a_demo_folder_with_someone_s_own_mail_in_it_opens_as_it_is(qtbot, window, tmp_path, monkeypatch):
+    monkeypatch.setattr(demo_project, "DEMO_MESSAGES", N)
+    root = demo_project_dir()
+    unfinished_demo(root)
+    with Session.open(root) as s:  # stuck with the empty demo, they imported their own mail into it
+        assert s.ingest([make_mbox(tmp_path / "mine.mbox", 60)], workers=0).ingested == 60
+    info = loaded(qtbot, window)
+    assert info["stats"]["messages"] == 100 and info["personas"] == []
+    assert len(info["stats"]["sources"]) == 2
+
+
+def test_a_demo_folder_holding_other_files_is_not_deleted(qtbot, window, monkeypatch):
+    monkeypatch.setattr(demo_project, "DEMO_MESSAGES", N)
+    root = demo_project_dir()
+    (root / "index").mkdir(parents=True)
+    (root / "notes.txt").write_text("mine")
+    with qtbot.waitSignal(window.project_failed, timeout=60_000) as sig:
+        start(window, None)
+    wait_idle(qtbot, window)
+    assert "holds other files" in str(sig.args[0])
+    assert (root / "notes.txt").read_text() == "mine"
+    assert "holds other files" in window.error_dialogs[-1].informativeText()
