@@ -206,13 +206,23 @@ _PIECES = ["4111 1111 1111 1111", "4111 1111 1111 1112", "123-45-6789", "(503) 5
            "GB82 WEST 1234 5698 7654 32", "routing 021000021", "account no. 12345678", "born on 03/15/1962",
            "DOB: Jan 5, 1970", "221 Baker St", "350 5th Ave, Suite 3300, New York, NY 10118", "-", "+", "\n", "İ",
            "ı", "Main Street", "4111111111111112", "born on 3/4/1970", "DOB: Jan 5, 1980", "12 Main Street",
-           "350 Fifth Avenue, New York, NY 10118", "Birthday", "ACCT # 9876543", "x7"]
+           "350 Fifth Avenue, New York, NY 10118", "Birthday", "ACCT # 9876543", "x7",
+           # reviewed defects: IBANs cut at their country's length, number runs, dates of birth in
+           # words, 2-series cards, "+1" unspaced, digits of other scripts, accounts
+           "IBAN BE68 5390 0754 7034 BIC", "gb82 west 1234 5698 7654 32", "DE89-3704-0044-0532-0130-00 2019",
+           "57 47 70 21 33 23 45 24", "212.555.1234.123", "2.212.555.1234", "1-866-522-8575 24hrs",
+           "date of birth: march 3, 1970", "born 3-Mar-70", "born on the twenty-first of June, 1970", "March third, 1970",
+           "2223 0000 4841 0010", "+12125550100", "SSN ١٢٣-٤٥-٦٧٨٩", "SSN １２３-４５-６７８９", "١٢ Main Street",
+           "+44 ٢٠ ٧٩٤٦ ٠٩٥٨", "Bırthday: 03/15/1970", "bİrthday 03/15/1970", "ROUTİNG 021000021",
+           "account 12345678 2 times", "card 4111 1111 1111 1111 12/25"]
+# ASCII letters, digits and separators, digits of other scripts (Arabic-Indic, full-width,
+# Devanagari), the dotless and dotted i, line ends.
+_ALPHABET = string.ascii_letters + string.digits + " -+()/.:#" + "٠١٢٣٤٥٦٧٨٩" + "０１２３４５６７８９" + "४२" + "ıİ" + "\r\n"
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from(_PIECES), st.text(string.ascii_letters + string.digits + " -+()/.:#",
-                                                               max_size=14)), max_size=8),
-       st.sampled_from([" ", "", "\n", ", "]))
+@given(st.lists(st.one_of(st.sampled_from(_PIECES), st.text(_ALPHABET, max_size=14)), max_size=8),
+       st.sampled_from([" ", "", "\n", ", ", "\r\n", "١"]))
 def test_pii_equals_the_simple_detector_generated(parts, sep):
     text = sep.join(parts)
     assert [(h.kind, h.start, h.end, h.text) for h in P.detect_pii(text)] == _simple_pii(text)

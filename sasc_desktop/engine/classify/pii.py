@@ -49,8 +49,11 @@ def luhn_valid(number: str) -> bool:
 
 def iban_valid(value: str) -> bool:
     """ISO 13616: move the first four characters to the end, letters to 10..35, mod 97 == 1."""
-    raw = re.sub(r"[\s-]", "", value).upper()
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", raw):
+    raw = re.sub(r"[ \t\r\n-]", "", value)
+    if not raw.isascii():  # "ı".upper() is "I", "١" is a digit to int(): neither is in an IBAN
+        return False
+    raw = raw.upper()
+    if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}", raw):
         return False
     rearranged = raw[4:] + raw[:4]
     return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
@@ -66,37 +69,100 @@ def aba_valid(number: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ detectors
-# 13-19 digits, optionally grouped by single spaces or dashes; not glued to other digits.
-_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
-_SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+# Every pattern is compiled with re.ASCII: \d is [0-9], \w and \b are ASCII, and matching
+# case-insensitively folds ASCII letters only. Digits of other scripts ("١٢٣", "１２３") are
+# then simply not PII digits, and "ı"/"İ" do not match "i"; the pre-filters in detect_pii (which
+# count ASCII digits and look for ASCII keywords) rest on that.
+_A = re.ASCII
+
+# A number run is not PII when a further digit group (a whole word of digits) stands next to it
+# across the separator the run itself uses ("36 800 824 896 1024 600", "212.555.1234.123",
+# "2.212.555.1234", "57 47 70 21 33 23 45 24"): those are tables, versions, IP addresses.
+# A neighbour across another separator ("PA 19104 215-828-5000", "1-800-725-2161 24 hrs") or
+# a word starting with digits ("24hrs") is allowed. "." next to an unspaced or dashed number
+# is a decimal point or a version and is never allowed.
+
+# 13-19 digits: unspaced, or grouped by one kind of separator as cards are printed (4-4-4-1 to
+# 4-4-4-4, 4-4-4-4-3, American Express / Diners 4-6-5 / 4-6-4). A spaced card may be followed
+# by an expiry date ("4111 1111 1111 1111 12/25").
+_CARD = re.compile(
+    r"(?<![\d-])(?<!\d\.)(?:"
+    r"\d{13,19}(?![\d-])(?!\.\d)"
+    r"|\d{4}-(?:\d{4}-\d{4}-(?:\d{4}-\d{3}|\d{1,4})|\d{6}-\d{4,5})(?![\d-])(?!\.\d)"
+    r"|(?<!\d )\d{4} (?:\d{4} \d{4} (?:\d{4} \d{3}|\d{1,4})|\d{6} \d{4,5})(?![\d-])(?![ .]\d+\b(?!/))"
+    r")", _A)
+# AAA-GG-SSSS or AAA GG SSSS.
+_SSN = re.compile(
+    r"(?<![\d-])(?<!\d\.)(?:"
+    r"(\d{3})-(\d{2})-(\d{4})(?![\d-])(?!\.\d)"
+    r"|(?<!\d )(\d{3}) (\d{2}) (\d{4})(?![\d-])(?![ .]\d+\b)"
+    r")", _A)
+# A candidate IBAN: country letters, check digits, then letters and digits with at most one
+# space or dash between any two; find_ibans cuts it at the country's IBAN length.
+_IBAN = re.compile(r"\b[A-Za-z]{2}[0-9]{2}(?:[ -]?[A-Za-z0-9]){1,34}", _A)
+# ISO 13616 registry: country code -> IBAN length.
+IBAN_LENGTHS: dict[str, int] = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
+    "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+    "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+    "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28,
+    "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20,
+    "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25,
+    "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27,
+    "SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
+}
 _PHONE = re.compile(
     r"(?<![\w+])(?:"
     r"(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)\s?|[2-9]\d{2}[ .-])[2-9]\d{2}[ .-]\d{4}"      # US / NANP
+    r"|\+1[2-9]\d{2}[2-9]\d{6}"                                                      # +1 unspaced
     r"|\+(?:[2-9]\d{0,2})(?:[ .-]?\(?\d{1,4}\)?){2,5}"                                # international
-    r")(?![\w-])")
-_DATE = (r"(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}"
-         r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}"
-         r"|\d{1,2}(?:st|nd|rd|th)? (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?,? \d{4})")
-_DOB = re.compile(r"(?i:\b(?:born(?: on)?|d\.?o\.?b\.?|date of birth|birth ?date|birthday)\b)[^\n\d]{0,20}?(" + _DATE + ")")
-_ACCOUNT = re.compile(r"(?i:\b(?:account|acct|a/c|routing|aba)\b\.?(?: ?(?:no\.?|number|num|#))?)\s*[:#]?\s*(\d[\d -]{4,18}\d)(?!\d)")
+    r")(?![\w-])", _A)
+_DIGIT_WORD = re.compile(r"\d+\b", _A)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ORDINAL_WORDS = ("(?:" + "|".join(_UNITS + ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+                                              "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+                                              "thirtieth", "thirty[- ]first"))
+                  + "|twenty[- ](?:" + "|".join(_UNITS) + "))")
+_DATE = (r"(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?!\d)"                        # 03/15/1970, 3.15.70
+         r"|\d{4}-\d{2}-\d{2}(?!\d)"                                               # 1970-03-15
+         r"|\d{1,2}-" + _MONTH + r"-(?:\d{4}|\d{2})(?!\d)"                          # 3-Mar-1970
+         r"|" + _MONTH + r" (?:\d{1,2}(?:st|nd|rd|th)?|" + _ORDINAL_WORDS + r"),? \d{4}(?!\d)"  # March 3rd, 1970
+         r"|(?:\d{1,2}(?:st|nd|rd|th)?|" + _ORDINAL_WORDS + r")(?: of)? " + _MONTH + r",? \d{4}(?!\d))")  # 3rd of March 1970
+_DOB = re.compile(r"\b(?:born(?: on)?|d\.?o\.?b\.?|date of birth|birth ?date|birthday)\b[^\n\d]{0,20}?(" + _DATE + ")",
+                  re.I | _A)
+# The number after the keyword: unspaced, dash-grouped, or space-grouped in groups of 3-4 digits
+# (so "account 12345678 2 times" is 12345678).
+_ACCOUNT = re.compile(r"(?i:\b(?:account|acct|a/c|routing|aba)\b\.?(?: ?(?:no\.?|number|num|#))?)\s*[:#]?\s*"
+                      r"(\d{1,8}(?:-\d{1,8}){1,4}|\d{3,4}(?: \d{3,4}){1,4}|\d{6,17})(?![\d-])", _A)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", _A)
 _STREET_TYPES = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
                  r"Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq")
 _ADDRESS = re.compile(
     r"\b\d{1,6}(?: [NSEW]|(?: (?:NE|NW|SE|SW|North|South|East|West)))?"
     r"(?: [A-Z][a-z]+| \d{1,3}(?:st|nd|rd|th)){1,3} (?:" + _STREET_TYPES + r")\b"
     r"(?:,? (?:Suite|Ste|Apt|Unit|#) ?\w+)?"
-    r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2} \d{5}(?:-\d{4})?)?")
+    r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2} \d{5}(?:-\d{4})?)?", _A)
+_NON_DIGIT = re.compile(r"[^0-9]")
+_DIGITS = frozenset("0123456789")
+
+
+def _card_prefix_ok(digits: str) -> bool:
+    """Issuer prefixes: 3 (Amex, Diners, JCB), 4 (Visa), 5 (Mastercard, Maestro), 6 (Discover,
+    UnionPay, Maestro) and Mastercard's 2-series (2221-2720, 16 digits)."""
+    if digits[0] in "3456":
+        return True
+    return digits[0] == "2" and len(digits) == 16 and 2221 <= int(digits[:4]) <= 2720
 
 
 def find_payment_cards(text: str, pos: int = 0) -> list[PiiHit]:
     out = []
     for m in _CARD.finditer(text, pos):
         s = m.group(0)
-        digits = re.sub(r"\D", "", s)
-        if not 13 <= len(digits) <= 19 or digits[0] not in "3456" or not luhn_valid(digits):
+        digits = _NON_DIGIT.sub("", s)
+        if not 13 <= len(digits) <= 19 or not _card_prefix_ok(digits) or not luhn_valid(digits):
             continue
-        if re.search(r"[ -]{2}", s) or len(set(digits)) == 1:
+        if len(set(digits)) == 1:
             continue
         out.append(PiiHit("payment_card", m.start(), m.end(), s))
     return out
@@ -106,7 +172,7 @@ def find_national_ids(text: str, pos: int = 0) -> list[PiiHit]:
     """US social security numbers written ``AAA-GG-SSSS`` (or with spaces)."""
     out = []
     for m in _SSN.finditer(text, pos):
-        area, group, serial = m.group(1), m.group(3), m.group(4)
+        area, group, serial = m.groups()[:3] if m.group(1) is not None else m.groups()[3:]
         if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
             continue
         out.append(PiiHit("national_id", m.start(), m.end(), m.group(0)))
@@ -114,35 +180,68 @@ def find_national_ids(text: str, pos: int = 0) -> list[PiiHit]:
 
 
 def find_ibans(text: str, pos: int = 0) -> list[PiiHit]:
-    return [PiiHit("iban", m.start(), m.end(), m.group(0)) for m in _IBAN.finditer(text, pos) if iban_valid(m.group(0))]
+    """IBANs of registered countries, spaced, dashed or run together, in either case: a
+    candidate is cut at its country's length (the cut must fall between groups, so "BE68 5390
+    0754 7034 BIC" and "... 0130 00 2019" give the IBAN alone) and must pass mod 97."""
+    out = []
+    m = _IBAN.search(text, pos)
+    while m is not None:
+        s, start = m.group(0), m.start()
+        length = IBAN_LENGTHS.get(s[:2].upper())
+        end = None
+        if length is not None:
+            n = 0
+            for i, c in enumerate(s):
+                if c not in " -":
+                    n += 1
+                    if n == length:
+                        end = i + 1
+                        break
+        after = text[start + end:start + end + 1] if end is not None else ""
+        if end is not None and not (after.isascii() and (after.isalnum() or after == "_")) \
+                and iban_valid(s[:end]):
+            out.append(PiiHit("iban", start, start + end, s[:end]))
+            m = _IBAN.search(text, start + end)
+        else:
+            m = _IBAN.search(text, start + 1)
+    return out
 
 
 def find_bank_accounts(text: str) -> list[PiiHit]:
     """Account or routing numbers introduced by a keyword ("account no. 123456789", "routing 021000021")."""
     out = []
     for m in _ACCOUNT.finditer(text):
-        digits = re.sub(r"\D", "", m.group(1))
-        if not 6 <= len(digits) <= 17:
+        number = m.group(1)
+        digits = _NON_DIGIT.sub("", number)
+        if not 6 <= len(digits) <= 17 or _ISO_DATE.fullmatch(number):
             continue
         if "rout" in m.group(0).lower() or "aba" in m.group(0).lower():
             if not aba_valid(digits):
                 continue
-        out.append(PiiHit("bank_account", m.start(1), m.end(1), m.group(1)))
+        out.append(PiiHit("bank_account", m.start(1), m.end(1), number))
     return out
 
 
 def find_phones(text: str, pos: int = 0) -> list[PiiHit]:
     out = []
     for m in _PHONE.finditer(text, pos):
-        digits = re.sub(r"\D", "", m.group(0))
+        s, a, b = m.group(0), m.start(), m.end()
+        digits = _NON_DIGIT.sub("", s)
         if not 10 <= len(digits) <= 15:
             continue
+        seps = [c for c in s if c in " .-"]
+        if seps:  # a neighbouring digit group across the separator the number uses next to it
+            if a >= 2 and text[a - 1] == seps[0] and text[a - 2] in _DIGITS:
+                continue
+            if text[b:b + 1] == seps[-1] and _DIGIT_WORD.match(text, b + 1):
+                continue
         out.append(PiiHit("phone", m.start(), m.end(), m.group(0)))
     return out
 
 
 def find_dates_of_birth(text: str) -> list[PiiHit]:
-    """A date within a few words after "born", "DOB", "date of birth" or "birthday"."""
+    """A date within a few words after "born", "DOB", "date of birth" or "birthday" (month
+    names in any case: "March 3, 1970", "3-Mar-1970", "the 3rd of March 1970", "March third, 1970")."""
     return [PiiHit("date_of_birth", m.start(1), m.end(1), m.group(1)) for m in _DOB.finditer(text)]
 
 
@@ -163,9 +262,9 @@ DETECTORS = {
 }
 
 
-_MIN_DIGITS = {"payment_card": 13, "iban": 2, "national_id": 9, "date_of_birth": 4, "bank_account": 6, "phone": 10,
+_MIN_DIGITS = {"payment_card": 13, "iban": 2, "national_id": 9, "date_of_birth": 3, "bank_account": 6, "phone": 10,
                "street_address": 1}
-_DOB_KEY = re.compile(r"born|d\.?o\.?b|birth")
+_DOB_KEY = re.compile(r"born|d\.?o\.?b|birth", _A)
 _KEYWORDS = {
     "date_of_birth": lambda low: _DOB_KEY.search(low) is not None,
     "bank_account": lambda low: "acc" in low or "a/c" in low or "rout" in low or "aba" in low,
@@ -179,19 +278,20 @@ _KEYWORDS = {
 # later ``pos`` finds the same hits: look-behinds and word boundaries still see the text
 # before it.
 _NEED = {
-    "payment_card": (re.compile(r"\d[\d -]{11,}\d"), 0),          # 13+ digits, spaces and dashes
-    "iban": (re.compile(r"[A-Z][A-Z]\d\d"), 0),
-    "national_id": (re.compile(r"\d\d\d[- ]\d\d[- ]\d\d\d\d"), 0),
-    "phone": (re.compile(r"\d\d\d[ .-]\d\d\d\d"), 12),          # "+1 (212) " before "555-0100"
-    "street_address": (re.compile(r"\d [A-Z\d]"), 6),               # house number's last digit
+    "payment_card": (re.compile(r"\d[\d -]{11,}\d", _A), 0),          # 13+ digits, spaces and dashes
+    "iban": (re.compile(r"[A-Za-z][A-Za-z]\d\d", _A), 0),
+    "national_id": (re.compile(r"\d\d\d[- ]\d\d[- ]\d\d\d\d", _A), 0),
+    "phone": (re.compile(r"\d\d\d[ .-]\d\d\d\d", _A), 12),          # "+1 (212) " before "555-0100"
+    "street_address": (re.compile(r"\d [A-Z\d]", _A), 6),               # house number's last digit
 }
-_PHONE_INTL = re.compile(r"\+[2-9]")
-_STREET_END = re.compile(r"[a-z] (?:" + _STREET_TYPES + r")\b")  # "...Elm Street", "...5th Ave"
+_PHONE_PLUS = re.compile(r"\+(?:[2-9]|1\d{10})", _A)  # international, or "+1" and ten digits unspaced
+_STREET_END = re.compile(r"[a-z] (?:" + _STREET_TYPES + r")\b", _A)  # "...Elm Street", "...5th Ave"
 # For ASCII text, where matching case-insensitively is lower-casing, tighter keyword tests:
-# the keyword, then what may stand between it and the first digit of a hit.
+# the keyword, then what may stand between it and the first digit or month name of a hit (for a
+# date of birth at most: the rest of the keyword, 20 characters, an ordinal word and " of ").
 _ASCII_KEYWORDS = {
-    "date_of_birth": re.compile(r"(?:born|d\.?o\.?b|birth)[^\n]{0,40}?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
-    "bank_account": re.compile(r"(?:account|acct|a/c|routing|aba)\.?(?: ?(?:no\.?|number|num|#))?\s*[:#]?\s*\d"),
+    "date_of_birth": re.compile(r"(?:born|d\.?o\.?b|birth)[^\n]{0,60}?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", _A),
+    "bank_account": re.compile(r"(?:account|acct|a/c|routing|aba)\.?(?: ?(?:no\.?|number|num|#))?\s*[:#]?\s*\d", _A),
 }
 
 
@@ -201,7 +301,7 @@ def _scan_from(kind: str, text: str) -> Optional[int]:
         return 0
     m = need[0].search(text)
     if kind == "phone":
-        intl = _PHONE_INTL.search(text)
+        intl = _PHONE_PLUS.search(text)
         if m is None and intl is None:
             return None
         starts = ([max(0, m.start() - need[1])] if m else []) + ([intl.start()] if intl else [])
