@@ -4,6 +4,10 @@ Names are imported lazily (PEP 562), so a worker process that unpickles a featur
 imports numpy and scipy, not scikit-learn (about 1.5 s of CPU per worker)."""
 from importlib import import_module
 
+# Plain constants (no import of scikit-learn): the CLI builds its argument parser from them.
+KINDS = ("lr", "svm", "or")
+DEFAULT_KIND = "lr"  # logistic regression: the issue's default, and the fast incremental retrain
+
 _WHERE = {
     "api": ("ModelInfo", "NoModelError", "cross_validate", "doc_matrix", "explain", "fit_model", "load_model",
             "model_info", "probabilities", "probabilities_for", "train"),
@@ -19,6 +23,7 @@ _WHERE = {
 _MODULE_OF = {name: mod for mod, names in _WHERE.items() for name in names}
 
 __all__ = [
+    "DEFAULT_KIND", "KINDS",
     "ModelInfo", "NoModelError", "cross_validate", "doc_matrix", "explain", "fit_model", "load_model", "model_info",
     "probabilities", "probabilities_for", "train", "DocFields", "FeatureOptions", "FeatureSpace", "addresses",
     "infer_internal_domains", "is_internal", "metadata_features", "network_centralities", "network_features",

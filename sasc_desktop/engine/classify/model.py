@@ -47,6 +47,7 @@ space is pickled once and reused.
 """
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Optional, Sequence
 
@@ -60,8 +61,21 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import LinearSVC
 
 from ..errors import InputError
+from . import DEFAULT_KIND, KINDS  # noqa: F401  (re-exported: the package's plain constants)
 
-KINDS = ("lr", "svm", "or")
+MIN_PER_CLASS = 2  # judgments of each class a fit needs: the inner folds then keep one of each
+
+
+def check_beta(beta) -> float:
+    """``beta`` as a float; InputError unless it is a finite number > 0 (F-beta weighs recall
+    beta times as much as precision: 0, negative, nan or infinite weights mean nothing)."""
+    try:
+        b = float(beta)
+    except (TypeError, ValueError):
+        raise InputError(f"beta must be a finite number > 0, got {beta!r}") from None
+    if not math.isfinite(b) or b <= 0:
+        raise InputError(f"beta must be a finite number > 0, got {beta!r}")
+    return b
 
 
 def fbeta_from_counts(tp, fp, fn, beta: float):
@@ -110,8 +124,34 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
-def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Platt scaling with the usual label smoothing: P = sigmoid(a * score + b)."""
+# The smallest Platt slope allowed, per standard deviation of the scores: one standard deviation
+# of score moves the log-odds by at least 0.1. See ``_platt``.
+MIN_SLOPE_PER_SD = 0.1
+
+
+def _min_slope(scores: np.ndarray) -> float:
+    sd = float(np.std(scores))
+    return MIN_SLOPE_PER_SD / sd if sd > 1e-12 else MIN_SLOPE_PER_SD
+
+
+def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float, bool]:
+    """Platt scaling with the usual label smoothing: P = sigmoid(a * score + b), with the slope
+    kept at or above a small positive floor (``_min_slope``). Returns (a, b, fell_back), where
+    ``fell_back`` says the floor was used.
+
+    A calibration must never reverse the model's ranking: unconstrained, with few sensitive
+    judgments the out-of-fold scores often rank them below the rest and the fitted slope comes
+    out negative, so the messages the model scores highest (the judged-sensitive ones, on the
+    training set) got P ~ 0. The fit is therefore the maximum-likelihood calibration with
+    a >= a_min. The cross-entropy is convex in (a, b), so when the free optimum has a < a_min
+    the constrained one lies on the boundary: a = a_min and b fitted alone. That choice says
+    what the out-of-fold evidence says -- the ranking did not generalise to held-out messages
+    -- so probabilities stay close to the (smoothed) judged rate, while the model's order is
+    kept (a higher score is never a lower probability) for the threshold and for review
+    queues. a_min is 0.1 per standard deviation of the scores: the probabilities are then
+    nearly flat, which is honest, and the slope is scale-free (SVM margins and LR log-odds
+    differ in scale)."""
+    scores = np.asarray(scores, dtype=float)
     n1, n0 = int(y.sum()), int(len(y) - y.sum())
     t = np.where(y == 1, (n1 + 1.0) / (n1 + 2.0), 1.0 / (n0 + 2.0))
     a, b = 1.0, 0.0
@@ -124,14 +164,25 @@ def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float]:
         a, b = a - step[0], b - step[1]
         if np.abs(step).max() < 1e-9:
             break
-    return float(a), float(b)
+    a_min = _min_slope(scores)
+    if np.isfinite(a) and np.isfinite(b) and a >= a_min:
+        return float(a), float(b), False
+    a = a_min  # the boundary of the constraint: fit the intercept alone
+    b = float(_logit(np.array([t.mean()]))[0] - a * scores.mean())  # a good start: the mean target
+    for _ in range(100):
+        p = _sigmoid(a * scores + b)
+        step = np.sum(p - t) / (np.sum(p * (1 - p)) + 1e-12)
+        b -= step
+        if abs(step) < 1e-12:
+            break
+    return float(a), float(b), True
 
 
 _BASE_NAMES = {"lr": "logistic regression", "svm": "linear SVM"}
 
 
 class SensitivityClassifier(BaseEstimator, ClassifierMixin):
-    def __init__(self, kind: str = "lr", C: Optional[float] = None, Cs: Sequence[float] = (2.0, 8.0, 32.0),
+    def __init__(self, kind: str = DEFAULT_KIND, C: Optional[float] = None, Cs: Sequence[float] = (2.0, 8.0, 32.0),
                  beta: float = 1.0, inner_folds: int = 3, class_weight: Optional[str] = "balanced",
                  random_state: int = 0):
         self.kind = kind
@@ -145,8 +196,10 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
     # base models ---------------------------------------------------------------------
     def _base(self, which: str, C: float):
         if which == "lr":
-            return LogisticRegression(C=C, class_weight=self.class_weight, solver="liblinear", dual=True, max_iter=2000)
-        return LinearSVC(C=C / 16.0, class_weight=self.class_weight, dual=True, max_iter=5000)
+            return LogisticRegression(C=C, class_weight=self.class_weight, solver="liblinear", dual=True, max_iter=2000,
+                                      random_state=self.random_state)
+        return LinearSVC(C=C / 16.0, class_weight=self.class_weight, dual=True, max_iter=5000,
+                         random_state=self.random_state)
 
     def _fit_base(self, which: str, C: float, X, y):
         with warnings.catch_warnings():
@@ -165,12 +218,15 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
     def _check(self, X, y):
         if self.kind not in KINDS:
             raise InputError(f"unknown model kind {self.kind!r}; choose one of {', '.join(KINDS)}")
+        check_beta(self.beta)
         y = np.asarray(y, dtype=int)
         if X.shape[0] != len(y):
             raise InputError("features and labels differ in length")
         n1 = int(y.sum())
-        if n1 == 0 or n1 == len(y):
-            raise InputError(f"training needs both sensitive and not-sensitive examples; got {n1} sensitive of {len(y)}")
+        if min(n1, len(y) - n1) < MIN_PER_CLASS:
+            # Fewer leaves an inner training fold with one class only (and a Platt fit on nothing).
+            raise InputError(f"training needs at least {MIN_PER_CLASS} sensitive and {MIN_PER_CLASS} not-sensitive "
+                             f"judgments (got {n1} sensitive and {len(y) - n1} not sensitive)")
         return sp.csr_matrix(X), y
 
     # fit / update --------------------------------------------------------------------
@@ -191,6 +247,7 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
                 progress.update(step, steps, what)
             step += 1
         self.C_, self.platt_, self.coef_, self.intercept_ = {}, {}, {}, {}
+        self.calibration_floored_ = {}  # per calibration: was the slope floor used (see _platt)?
         probs = []
         for which in bases:
             best = None
@@ -201,8 +258,8 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
                     best = (ap, C, oof)
             _, C, oof = best
             self.C_[which] = float(C)
-            self.platt_[which] = _platt(oof, y)
-            a, b = self.platt_[which]
+            a, b, self.calibration_floored_[which] = _platt(oof, y)
+            self.platt_[which] = (a, b)
             probs.append(_sigmoid(a * oof + b))
             tick(f"fitting the {_BASE_NAMES[which]} on every judged message")
             self.coef_[which], self.intercept_[which] = self._fit_base(which, C, X, y)
@@ -211,8 +268,10 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
         p = np.max(probs, axis=0)
         # The larger of two calibrated probabilities over-states P(sensitive): "or" gets one more
         # Platt step on the log-odds of that maximum (same out-of-fold scores, no extra fits).
-        self.final_platt_ = _platt(_logit(p), y) if len(probs) > 1 else None
-        if self.final_platt_ is not None:
+        self.final_platt_ = None
+        if len(probs) > 1:
+            a, b, self.calibration_floored_["final"] = _platt(_logit(p), y)
+            self.final_platt_ = (a, b)
             p = _sigmoid(self.final_platt_[0] * _logit(p) + self.final_platt_[1])
         self.threshold_, self.validation_fbeta_ = best_threshold(y, p, self.beta)
         self.classes_ = np.array([0, 1])
