@@ -50,3 +50,43 @@ def test_an_unreadable_path_is_a_project_error_and_a_missing_one_is_not(tmp_path
         read_model_file(tmp_path / "adir", "fmt", 1, "test model", "retrain it")
     with pytest.raises(FileNotFoundError):  # callers look the name up again
         read_model_file(tmp_path / "nothing", "fmt", 1, "test model", "retrain it")
+
+
+def test_a_folder_that_is_a_file_is_a_project_error_naming_it(tmp_path):
+    blocker = tmp_path / "models"
+    blocker.write_bytes(b"a file, not a folder")
+    with pytest.raises(ProjectError) as err:
+        write_model_file(blocker / "m.bin", "fmt", 1, {"w": 1}, what="test model")
+    assert str(err.value) == (f"the test model cannot be saved: {blocker} is not a folder; "
+                              "move what is there away and try again")
+    assert blocker.read_bytes() == b"a file, not a folder"
+
+
+def test_a_read_only_folder_is_a_project_error_and_keeps_the_old_file(tmp_path):
+    folder = tmp_path / "models"
+    folder.mkdir()
+    write_model_file(folder / "m.bin", "fmt", 1, {"w": [1]})
+    os.chmod(folder, 0o555)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("running as root: permissions do not stop writes (the folder-is-a-file test covers the error)")
+        with pytest.raises(ProjectError) as err:
+            write_model_file(folder / "m.bin", "fmt", 1, {"w": [2]}, what="test model")
+        assert str(err.value) == (f"the test model cannot be saved: the folder {folder} is read-only (permission "
+                                  "denied); make it writable and try again")
+    finally:
+        os.chmod(folder, 0o755)
+    assert sorted(p.name for p in folder.iterdir()) == ["m.bin"] and _read(folder / "m.bin")["w"] == [1]
+
+
+def test_the_message_for_each_kind_of_write_failure(tmp_path):
+    import errno
+    from sasc_desktop.engine.project.modelfile import unwritable_message
+    f = tmp_path / "models"
+    f.mkdir()
+    cases = {errno.EROFS: f"the folder {f} is on a read-only file system; make it writable and try again",
+             errno.EACCES: f"the folder {f} is read-only (permission denied); make it writable and try again",
+             errno.ENOSPC: f"the disk holding {f} is full; free some space and try again",
+             errno.EIO: f"the folder {f} cannot be written (Input/output error); make it writable and try again"}
+    for code, text in cases.items():
+        assert unwritable_message(f, OSError(code, os.strerror(code)), "x cannot be saved") == "x cannot be saved: " + text

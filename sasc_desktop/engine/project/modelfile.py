@@ -6,6 +6,7 @@ every time, and a file replaced within one clock tick is still seen as new.
 """
 from __future__ import annotations
 
+import errno
 import os
 import pickle
 import threading
@@ -17,17 +18,44 @@ _CACHE: dict[str, tuple[tuple[int, int, int], dict]] = {}
 _LOCK = threading.Lock()
 
 
-def write_model_file(path: Path, fmt: str, version: int, payload: dict) -> Path:
+def write_model_file(path: Path, fmt: str, version: int, payload: dict, what: str = "model") -> Path:
+    """Write ``payload`` to ``path`` atomically (a temporary file renamed over it). A folder that
+    cannot be written (read-only, no permission, not a folder, disk full) is a ProjectError
+    naming the folder, and nothing is left behind: the file at ``path``, if any, is untouched."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = {"format": fmt, "version": version, **payload}
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump(data, fh, protocol=5)
-    tmp.replace(path)  # atomic: a reader sees the old file or the new one, never half of one
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            pickle.dump(data, fh, protocol=5)
+        tmp.replace(path)  # atomic: a reader sees the old file or the new one, never half of one
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise ProjectError(unwritable_message(path.parent, exc, f"the {what} cannot be saved")) from None
     with _LOCK:
         _CACHE[str(path)] = (_stamp(path), data)
     return path
+
+
+def unwritable_message(folder: Path, exc: OSError, what_failed: str) -> str:
+    """A message for an OSError met writing into ``folder``, saying why in words."""
+    folder = Path(folder)
+    fix = "make it writable and try again"
+    if exc.errno == errno.EROFS:
+        why = f"the folder {folder} is on a read-only file system"
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        why = f"the folder {folder} is read-only (permission denied)"
+    elif exc.errno in (errno.ENOTDIR, errno.EEXIST) or (folder.exists() and not folder.is_dir()):
+        why, fix = f"{folder} is not a folder", "move what is there away and try again"
+    elif exc.errno == errno.ENOSPC:
+        why, fix = f"the disk holding {folder} is full", "free some space and try again"
+    else:
+        why = f"the folder {folder} cannot be written ({exc.strerror or exc})"
+    return f"{what_failed}: {why}; {fix}"
 
 
 def forget_model_file(path: Path) -> None:
