@@ -19,12 +19,13 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from ..errors import InputError, SascError
+from ..errors import InputError, ProjectError, SascError
 from ..procpool import pid_alive
 from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
-from .model import SensitivityClassifier, expected_calibration_error, fbeta_from_counts
+from . import DEFAULT_KIND
+from .model import MIN_PER_CLASS, SensitivityClassifier, check_beta, expected_calibration_error, fbeta_from_counts
 from .pii import detect_pii
 from ..project.modelfile import forget_model_file, read_model_file, write_model_file
 
@@ -78,10 +79,68 @@ def fit_model(session, persona: str, train_doc_ids: Optional[Sequence[str]] = No
     when None). Options are SensitivityClassifier parameters (kind, C, Cs, beta, ...)."""
     fm = project_features(session, progress)
     ids, y = _labels(session, persona, train_doc_ids)
-    model = SensitivityClassifier(**options).fit(fm.X[fm.rows(ids)], y)
-    model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
-    model.full_fit_n_, model.updates_ = len(ids), 0
+    rows = fm.rows(ids)
+    model = SensitivityClassifier(**options).fit(fm.X[rows], y)
+    _mark_full_fit(model, fm, persona, rows, y)
     return model
+
+
+def _mark_full_fit(model, fm, persona: str, rows: np.ndarray, y: np.ndarray) -> None:
+    """What a full fit saves beside the weights: its feature space, and a compact record of the
+    labels it was fitted on (feature rows ascending and their labels; ~5 bytes per judged
+    message), against which a later training measures how much the judgments changed."""
+    model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
+    model.full_fit_n_, model.updates_ = len(y), 0
+    order = np.argsort(rows, kind="stable")
+    model.full_fit_labels_ = (np.asarray(rows)[order].astype(np.int32), np.asarray(y)[order].astype(np.int8))
+
+
+# ------------------------------------------------------------------------------ incremental refits
+# A training refits incrementally (warm start; C, calibration and threshold kept from the last
+# full fit) only while the judgments are close to those of the last full fit; every limit is
+# measured against that fit, so many small steps cannot drift away from it unnoticed:
+INCREMENTAL_MIN_SET_CHANGE = 10      # judged messages added or removed: at most 10 ...
+INCREMENTAL_SET_CHANGE = 0.10        # ... or 10% of the full fit's judged set, whichever is more;
+INCREMENTAL_LABEL_CHANGE = 0.02      # messages judged then and now with another label: at most 2%;
+INCREMENTAL_RATE_SHIFT = 0.05        # the judged sensitive rate moved by at most 0.05;
+INCREMENTAL_MAX_UPDATES = 500        # and at most 500 refits since the full fit.
+# (Judging 1 more message or correcting 1 label of 5,000 stays incremental, ~0.1 s; inverting
+# labels or a burst of sensitive judgments on a small set is a full fit, as it must be: the kept
+# calibration and threshold described other labels.)
+
+
+def label_changes(model, rows: np.ndarray, y: np.ndarray, n_rows: int) -> Optional[dict[str, Any]]:
+    """How the judged set (feature ``rows`` with labels ``y``) differs from the model's last full
+    fit: messages added, removed, relabelled, and the sensitive rate then and now. None when the
+    model carries no label record (saved before it was kept)."""
+    record = getattr(model, "full_fit_labels_", None)
+    if record is None:
+        return None
+    old_rows, old_y = record
+    if len(old_rows) and int(old_rows.max()) >= n_rows:
+        return None
+    old = np.full(n_rows, -1, dtype=np.int8)
+    old[old_rows] = old_y
+    new = np.full(n_rows, -1, dtype=np.int8)
+    new[rows] = y
+    both = (old >= 0) & (new >= 0)
+    return {"added": int(((old < 0) & (new >= 0)).sum()), "removed": int(((old >= 0) & (new < 0)).sum()),
+            "relabelled": int((both & (old != new)).sum()), "n_then": int(len(old_y)),
+            "rate_then": float(old_y.mean()) if len(old_y) else 0.0, "rate_now": float(np.mean(y)) if len(y) else 0.0}
+
+
+def _incremental_ok(old, fm, kind: str, beta: float, rows: np.ndarray, y: np.ndarray) -> bool:
+    if old is None or getattr(old, "feature_key_", None) != fm.key or old.kind != kind or old.beta != beta:
+        return False
+    if old.updates_ >= INCREMENTAL_MAX_UPDATES or min(int(y.sum()), len(y) - int(y.sum())) < MIN_PER_CLASS:
+        return False
+    ch = label_changes(old, rows, y, fm.X.shape[0])
+    if ch is None:
+        return False
+    n = ch["n_then"]
+    return (ch["added"] + ch["removed"] <= max(INCREMENTAL_MIN_SET_CHANGE, INCREMENTAL_SET_CHANGE * n)
+            and ch["relabelled"] <= INCREMENTAL_LABEL_CHANGE * n
+            and abs(ch["rate_now"] - ch["rate_then"]) <= INCREMENTAL_RATE_SHIFT)
 
 
 def doc_matrix(session, model, doc_ids: list[str]):
@@ -139,7 +198,8 @@ def save_model(session, persona: str, model: SensitivityClassifier) -> Path:
     with _LOCK:
         _UNCOMMITTED.add(path.name)
     try:
-        return write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model})
+        return write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model},
+                                what="sensitivity model")
     except BaseException:
         with _LOCK:
             _UNCOMMITTED.discard(path.name)
@@ -222,35 +282,37 @@ def _forget_scores(session, persona: str) -> None:
 
 
 # ------------------------------------------------------------------------------ train / score
-def train(session, persona: str, progress: Optional[Progress] = None, kind: str = "lr", beta: float = 1.0,
+def train(session, persona: str, progress: Optional[Progress] = None, kind: str = DEFAULT_KIND, beta: float = 1.0,
           full: Optional[bool] = None) -> ModelInfo:
     """Fit the persona's model on every judged document, save it, score every document and
     store the probabilities. ``full=None`` refits incrementally (warm start, calibration and
-    threshold kept) when a model of the same kind exists for the same message set and the
-    judged set grew or shrank by at most 10%; otherwise hyper-parameters, calibration and
-    threshold are chosen again by inner cross-validation."""
+    threshold kept) when a model of the same kind and beta exists for the same message set and
+    the judgments are close to those of its last full fit (see the INCREMENTAL_* limits above:
+    few messages added or removed, at most 2% relabelled, the sensitive rate within 0.05);
+    otherwise hyper-parameters, calibration and threshold are chosen again by inner
+    cross-validation. A models folder that cannot be written is a ProjectError, and then the
+    persona's saved model and scores are left as they were."""
     progress = ensure(progress)
     t0 = time.perf_counter()
+    beta = check_beta(beta)
     check_persona(session, persona)
     fm = project_features(session, progress)
     ids, y = _labels(session, persona)
+    rows = fm.rows(ids)
     old = None
     if full is not True:
         try:
             old = load_model(session, persona)
         except SascError:
             old = None
-    incremental = (old is not None and getattr(old, "feature_key_", None) == fm.key and old.kind == kind
-                   and old.beta == beta and abs(len(ids) - old.full_fit_n_) <= max(10, 0.1 * old.full_fit_n_)
-                   and old.updates_ < 500 and 0 < y.sum() < len(y))
+    incremental = _incremental_ok(old, fm, kind, beta, rows, y)
     progress.update(0, None, "fitting")
     if incremental:
-        model = copy.copy(old).update(fm.X[fm.rows(ids)], y)  # the cached saved model stays as it was
+        model = copy.copy(old).update(fm.X[rows], y)  # the cached saved model stays as it was
         model.updates_ += 1
     else:
-        model = SensitivityClassifier(kind=kind, beta=beta).fit(fm.X[fm.rows(ids)], y, progress)
-        model.feature_key_, model.space_, model.persona_ = fm.key, fm.space, persona
-        model.full_fit_n_, model.updates_ = len(ids), 0
+        model = SensitivityClassifier(kind=kind, beta=beta).fit(fm.X[rows], y, progress)
+        _mark_full_fit(model, fm, persona, rows, y)
     progress.update(0, 0, "scoring every message")
     probs = model.proba_positive(fm.X)
     progress.check()  # the last moment to cancel: nothing has been written yet
@@ -379,6 +441,7 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
     doc_id = doc["doc_id"]
     x = doc_matrix(session, model, [doc_id])
     prob = float(model.proba_positive(x)[0])
+    which = model.deciding_model(x)
     contrib = model.contributions(x)
     names = model.space_.names_
     order = np.argsort(-contrib)
@@ -393,8 +456,20 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
             pii += [h.to_json() for h in detect_pii(a[1], f"attachment:{a[0]}")]
     from .cues import cue_hits
     cues = cue_hits(doc["subject"] or "", "subject") + cue_hits(doc["body"] or "", "body")
+    # The arithmetic behind the probability: raw_score = intercept + the sum of every feature's
+    # contribution (the listed ones plus other_contributions, the rest); the deciding model's
+    # calibration maps it to P = sigmoid(slope * raw_score + intercept), and "or" then applies
+    # final_calibration to the log-odds of that P.
+    intercept = float(model.intercept_[which])
+    raw = float(contrib.sum()) + intercept
+    listed = sum(t["weight"] for t in towards) + sum(t["weight"] for t in against)
+    a, b = model.platt_[which]
+    final = getattr(model, "final_platt_", None)
     return {"doc_id": doc_id, "persona": persona, "probability": prob, "threshold": float(model.threshold_),
-            "deciding_model": model.deciding_model(x),
+            "deciding_model": which, "raw_score": raw, "intercept": intercept,
+            "other_contributions": round(raw - intercept - listed, 6),
+            "calibration": {"slope": float(a), "intercept": float(b)},
+            "final_calibration": None if final is None else {"slope": float(final[0]), "intercept": float(final[1])},
             "sensitive": prob >= model.threshold_, "towards_sensitive": towards, "towards_not_sensitive": against,
             "pii": pii, "cues": cues}
 
@@ -413,37 +488,84 @@ def _measures(y: np.ndarray, pred: np.ndarray) -> dict[str, float]:
             "balanced_accuracy": (rec + spec) / 2, "tp": tp, "fp": fp, "fn": fn, "tn": tn}
 
 
-def cross_validate(session, persona: str, folds: int = 5, optimise: str = "f1", kind: str = "lr",
-                   seed: int = 0, progress: Optional[Progress] = None) -> dict[str, Any]:
-    """Nested cross-validation: every outer training fold chooses C, calibration and threshold
-    by its own inner cross-validation; the outer test fold is only ever predicted. Measures
-    are over the pooled outer predictions."""
-    betas = {"f1": 1.0, "f2": 2.0}
-    if optimise not in betas:
-        raise InputError(f"--optimise must be f1 or f2, got {optimise!r}")
-    progress = ensure(progress)
-    fm = project_features(session, progress)
-    ids, y = _labels(session, persona)
+def cv_fold_range(n_pos: int, n_neg: int) -> Optional[tuple[int, int]]:
+    """The fold counts (lowest, highest) for which stratified outer folds give every test fold
+    one message of each class and leave every training fold ``MIN_PER_CLASS`` of each (a test
+    fold holds floor(c/k) or ceil(c/k) of a class with c messages); None when there is none."""
+    hi = min(n_pos, n_neg)
+    ok = [k for k in range(2, hi + 1) if min(n_pos - -(-n_pos // k), n_neg - -(-n_neg // k)) >= MIN_PER_CLASS]
+    return (ok[0], ok[-1]) if ok else None  # (ok is a range: c - ceil(c/k) grows with k)
+
+
+def _check_folds(y: np.ndarray, folds: int) -> None:
+    n1, n0 = int(y.sum()), int(len(y) - y.sum())
     if folds < 2:
         raise InputError("cross-validation needs at least 2 folds")
-    if min(y.sum(), len(y) - y.sum()) < folds:
-        raise InputError(f"too few examples of one class ({int(y.sum())} sensitive of {len(y)}) for {folds} folds")
+    span = cv_fold_range(n1, n0)
+    got = f"got {n1} sensitive and {n0} not sensitive"
+    if span is None:
+        need = MIN_PER_CLASS + 1
+        raise InputError(f"cross-validation needs at least {need} sensitive and {need} not-sensitive judgments, so "
+                         f"that every outer training fold keeps {MIN_PER_CLASS} of each ({got})")
+    lo, hi = span
+    if not lo <= folds <= hi:
+        use = lo if folds < lo else hi
+        why = (f"an outer training fold would keep fewer than {MIN_PER_CLASS} of one class" if folds < lo
+               else "a test fold would get no message of one class")
+        choices = f"{use} folds" if lo == hi else f"{use} folds (any of {lo} to {hi})"
+        raise InputError(f"{folds}-fold cross-validation is not possible here: {why} ({got}); use {choices}")
+
+
+def nested_cv(X, y: np.ndarray, splits, kind: str = DEFAULT_KIND, beta: float = 1.0, seed: int = 0,
+              progress: Optional[Progress] = None) -> list[dict[str, Any]]:
+    """The outer loop of ``cross_validate`` for given outer ``splits`` ((train, test) index
+    pairs): one model per fold, fitted (C, calibration and threshold chosen by its own inner
+    cross-validation) on the training rows of X and y only; its test rows are only predicted.
+    Returns per fold the model, the test rows and their probabilities."""
+    progress = ensure(progress)
+    out = []
+    for i, (tr, te) in enumerate(splits):
+        progress.update(i, len(splits), f"fold {i + 1} of {len(splits)}")
+        m = SensitivityClassifier(kind=kind, beta=beta, random_state=seed).fit(X[tr], y[tr])
+        out.append({"model": m, "test": np.asarray(te), "prob": m.proba_positive(X[te])})
+    progress.update(len(splits), len(splits), "done")
+    return out
+
+
+def cross_validate(session, persona: str, folds: int = 5, optimise: str = "f1", kind: str = DEFAULT_KIND,
+                   seed: int = 0, progress: Optional[Progress] = None, beta: Optional[float] = None) -> dict[str, Any]:
+    """Nested cross-validation: every outer training fold chooses C, calibration and threshold
+    by its own inner cross-validation; the outer test fold is only ever predicted. Measures
+    are over the pooled outer predictions. The threshold maximises F1 or F2 (``optimise``), or
+    F-beta for a given ``beta`` (which then overrides ``optimise``). Every outer training fold
+    must keep 2 judgments of each class (an InputError names a fold count that works)."""
+    betas = {"f1": 1.0, "f2": 2.0}
+    if beta is not None:
+        beta = check_beta(beta)
+        optimise = f"f{beta:g}"
+    elif optimise not in betas:
+        raise InputError(f"--optimise must be f1 or f2, got {optimise!r}")
+    else:
+        beta = betas[optimise]
+    progress = ensure(progress)
+    ids, y = _labels(session, persona)
+    _check_folds(y, folds)
+    fm = project_features(session, progress)
     X = fm.X[fm.rows(ids)]
+    splits = list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
+    fits = nested_cv(X, y, splits, kind, beta, seed, progress)
     pred = np.zeros(len(y), dtype=int)
     prob = np.zeros(len(y))
-    thresholds = []
-    for i, (tr, te) in enumerate(StratifiedKFold(folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)):
-        progress.update(i, folds, f"fold {i + 1} of {folds}")
-        m = SensitivityClassifier(kind=kind, beta=betas[optimise], random_state=seed).fit(X[tr], y[tr])
-        prob[te] = m.proba_positive(X[te])
-        pred[te] = (prob[te] >= m.threshold_).astype(int)
-        thresholds.append(m.threshold_)
-    progress.update(folds, folds, "done")
+    for f in fits:
+        prob[f["test"]] = f["prob"]
+        pred[f["test"]] = (f["prob"] >= f["model"].threshold_).astype(int)
+    thresholds = [float(f["model"].threshold_) for f in fits]
     out = _measures(y, pred)
     from sklearn.metrics import average_precision_score, roc_auc_score
-    out.update({"threshold": float(np.mean(thresholds)), "thresholds": [float(t) for t in thresholds],
-                "n": int(len(y)), "positives": int(y.sum()), "folds": folds, "optimise": optimise, "kind": kind,
-                "average_precision": float(average_precision_score(y, prob)), "roc_auc": float(roc_auc_score(y, prob)),
-                "brier": float(np.mean((prob - y) ** 2)),
+    out.update({"threshold": float(np.mean(thresholds)), "thresholds": thresholds,
+                "C": [dict(f["model"].C_) for f in fits],
+                "n": int(len(y)), "positives": int(y.sum()), "folds": folds, "optimise": optimise, "beta": beta,
+                "kind": kind, "average_precision": float(average_precision_score(y, prob)),
+                "roc_auc": float(roc_auc_score(y, prob)), "brier": float(np.mean((prob - y) ** 2)),
                 "calibration_error": expected_calibration_error(prob, y)})
     return out
