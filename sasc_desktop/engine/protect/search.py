@@ -80,13 +80,13 @@ def _model_path(session, persona: str, approach: str) -> Path:
 
 
 def _probabilities(session, persona: str, doc_ids: Sequence[str]) -> np.ndarray:
-    from ..classify import NoModelError, probabilities_for, train
+    from ..classify import DEFAULT_KIND, NoModelError, probabilities_for, train
     if not doc_ids:
         return np.zeros(0)
     try:
         return probabilities_for(session, persona, doc_ids)
     except NoModelError:
-        train(session, persona)
+        train(session, persona, kind=DEFAULT_KIND)  # the same kind the CLI and the app train by default
         return probabilities_for(session, persona, doc_ids)
 
 
