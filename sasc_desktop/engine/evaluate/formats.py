@@ -1,8 +1,9 @@
 """Reading and writing TREC qrels, sensitivity judgments, TREC runs and LETOR files.
 
 Every reader raises :class:`EvalFileError` (an ``InputError``) naming the file and the 1-based
-line of the first problem. Blank lines are skipped everywhere; no other comment syntax exists in
-these formats (LETOR's trailing ``# ...`` comment is part of a line).
+line of the first problem. Files are UTF-8; a leading byte-order mark is ignored. Blank lines are
+skipped everywhere; in qrels and sensitivity files a line whose first non-blank character is
+``#`` is a comment (LETOR's trailing ``# ...`` comment is part of a line; run files have none).
 
 Run order (what "rank" means): like trec_eval, the rank column of a run file is ignored. Each
 topic's documents are ordered by score, highest first, and ties are broken by document id in
@@ -25,25 +26,36 @@ PathLike = str | os.PathLike
 
 
 def _raw_lines(path: PathLike) -> Iterator[tuple[int, str]]:
-    """Yield (1-based line number, line), turning I/O problems into EvalFileError."""
+    """Yield (1-based line number, line), turning I/O problems into EvalFileError.
+
+    Decoded line by line, so a byte that is not UTF-8 is reported with its line and its byte
+    offset from the start of the file; a UTF-8 byte-order mark at the start is dropped."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            yield from enumerate(fh, start=1)
+        with open(path, "rb") as fh:
+            offset = 0
+            for number, raw in enumerate(fh, start=1):
+                skip = 3 if number == 1 and raw.startswith(b"\xef\xbb\xbf") else 0
+                try:
+                    line = raw[skip:].decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise EvalFileError(path, number, f"not UTF-8 text ({exc.reason} at byte "
+                                        f"{offset + skip + exc.start} of the file)") from None
+                offset += len(raw)
+                yield number, line
     except FileNotFoundError:
         raise EvalFileError(path, None, "no such file") from None
     except IsADirectoryError:
         raise EvalFileError(path, None, "is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise EvalFileError(path, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise EvalFileError(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
-def _lines(path: PathLike) -> Iterator[tuple[int, list[str]]]:
-    """Yield (line number, whitespace-split fields) for each non-blank line."""
+def _lines(path: PathLike, comments: bool = False) -> Iterator[tuple[int, list[str]]]:
+    """Yield (line number, whitespace-split fields) for each non-blank line (and, with
+    ``comments``, each line not starting with ``#``)."""
     for number, line in _raw_lines(path):
         fields = line.split()
-        if fields:
+        if fields and not (comments and fields[0].startswith("#")):
             yield number, fields
 
 
@@ -73,7 +85,7 @@ def read_qrels(path: PathLike) -> list[Qrel]:
     """
     seen: dict[tuple[str, str], tuple[int, int]] = {}
     out: list[Qrel] = []
-    for number, fields in _lines(path):
+    for number, fields in _lines(path, comments=True):
         if len(fields) != 4:
             raise EvalFileError(path, number, f"a qrels line has 4 columns (topic 0 docid rel), found {len(fields)}")
         topic, _, docid, rel_text = fields
@@ -100,12 +112,13 @@ def read_sensitivity(path: PathLike) -> list[SensJudgment]:
 
     Two layouts, detected by the column count of the first line (all lines must agree):
     ``persona docid level`` (3 columns, topic-independent) and ``topic persona docid level``
-    (4 columns, per topic). Levels are integers >= 0 (0 = not sensitive).
+    (4 columns, per topic). Levels are integers >= -1: 0 = not sensitive, 1 and up = sensitive,
+    -1 = "I don't know" (kept as a record; :func:`sensitivity_maps` and training leave it out).
     """
     width: int | None = None
     seen: dict[tuple, tuple[int, int]] = {}
     out: list[SensJudgment] = []
-    for number, fields in _lines(path):
+    for number, fields in _lines(path, comments=True):
         if width is None:
             if len(fields) not in (3, 4):
                 raise EvalFileError(path, number, "a sensitivity line has 3 columns (persona docid level) or 4 (topic persona docid level), "
@@ -119,8 +132,9 @@ def read_sensitivity(path: PathLike) -> list[SensJudgment]:
         else:
             topic, persona, docid, level_text = fields
         level = _int(path, number, level_text, "sensitivity level")
-        if level < 0:
-            raise EvalFileError(path, number, f"sensitivity level must be >= 0, got {level}")
+        if level < -1:
+            raise EvalFileError(path, number, f"sensitivity level must be 0 (not sensitive), 1 or more (sensitive) "
+                                f"or -1 (I don't know), got {level}")
         key = (topic, persona, docid)
         if key in seen:
             if seen[key][0] != level:
@@ -289,6 +303,7 @@ def qrels_map(qrels: Iterable[Qrel]) -> dict[str, dict[str, int]]:
 def sensitivity_maps(judgments: Iterable[SensJudgment], persona: str | None = None
                      ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """Split one persona's judgments into (docid -> level, topic -> {docid: level}).
+    "I don't know" judgments (level < 0) are left out: such a document counts as unjudged.
 
     With ``persona=None`` the judgments must name exactly one persona (or none); otherwise a
     :class:`JudgmentsError` lists the personas to choose from.
@@ -305,7 +320,7 @@ def sensitivity_maps(judgments: Iterable[SensJudgment], persona: str | None = No
     general: dict[str, int] = {}
     per_topic: dict[str, dict[str, int]] = {}
     for j in judgments:
-        if j.persona != persona:
+        if j.persona != persona or j.level < 0:   # -1, "I don't know": as if unjudged
             continue
         if j.topic is None:
             general[j.docid] = j.level

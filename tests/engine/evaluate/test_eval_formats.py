@@ -38,6 +38,23 @@ def test_qrels_errors_name_file_and_line(tmp_path, text, line, fragment):
     assert info.value.line == line and f"bad.qrels:{line}:" in str(info.value) and fragment in str(info.value)
 
 
+def test_bom_and_comment_lines(tmp_path):
+    p = tmp_path / "c.qrels"
+    p.write_bytes(b"\xef\xbb\xbf# topic iter doc rel\n1 0 d1 2\n  # 1 0 d2 1\n")
+    assert read_qrels(p) == [Qrel("1", "d1", 2)]
+    p.write_bytes(b"\xef\xbb\xbfalice d1 1\n# alice d2 x\n")
+    assert read_sensitivity(p) == [SensJudgment("alice", "d1", 1)]
+
+
+def test_non_utf8_names_line_and_file_offset(tmp_path):
+    p = tmp_path / "bad.qrels"
+    p.write_bytes(b"\xef\xbb\xbf1 0 d1 1\n" + b"1 0 d2 1\n" * 1000 + b"1 0 d\xff 1\n")
+    with pytest.raises(EvalFileError) as info:
+        read_qrels(p)
+    assert info.value.line == 1002
+    assert str(info.value) == f"{p}:1002: not UTF-8 text (invalid start byte at byte {3 + 9 * 1001 + 5} of the file)"
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(EvalFileError, match="no such file"):
         read_qrels(tmp_path / "nope")
@@ -55,8 +72,14 @@ def test_sensitivity_two_layouts(tmp_path):
         write_sensitivity(tmp_path / "mixed", a + b)
     with pytest.raises(EvalFileError, match=r":2: expected 3 columns"):
         read_sensitivity(write(tmp_path, "c", "alice d1 1\n7 alice d1 1\n"))
-    with pytest.raises(EvalFileError, match=r":1: .*>= 0"):
-        read_sensitivity(write(tmp_path, "d", "alice d1 -1\n"))
+    with pytest.raises(EvalFileError, match=r":1: sensitivity level must be 0 .* or -1 \(I don't know\), got -2"):
+        read_sensitivity(write(tmp_path, "d", "alice d1 -2\n"))
+    # -1 is "I don't know": read and written back, but left out of the evaluation maps
+    dk = read_sensitivity(write(tmp_path, "dk", "alice d1 -1\nalice d2 1\n"))
+    assert dk == [SensJudgment("alice", "d1", -1), SensJudgment("alice", "d2", 1)]
+    write_sensitivity(tmp_path / "dk2", dk)
+    assert read_sensitivity(tmp_path / "dk2") == dk
+    assert sensitivity_maps(dk) == ({"d2": 1}, {})
     with pytest.raises(EvalFileError, match=r":1: a sensitivity line has 3 columns"):
         read_sensitivity(write(tmp_path, "e", "alice d1\n"))
 
