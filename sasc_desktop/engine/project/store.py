@@ -66,6 +66,25 @@ def _statements(script: str) -> list[str]:
     return parts
 
 
+BUSY_MESSAGE = "the project is busy (another program is writing to it); try again"
+
+
+class ProjectBusyError(ProjectError, sqlite3.OperationalError):
+    """Another connection kept the project's write lock past the busy timeout.
+
+    A ProjectError (the CLI and GUI show its message) that is still an sqlite3.OperationalError,
+    so code that already tolerates a locked database (``except sqlite3.Error``) keeps doing so."""
+
+
+def _raise_if_busy(exc: sqlite3.OperationalError) -> None:
+    """Turn SQLite's "database is locked" (after the busy timeout) into a clear ProjectError."""
+    if isinstance(exc, ProjectBusyError):
+        raise exc
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        raise ProjectBusyError(BUSY_MESSAGE) from exc
+
+
 class Store:
     def __init__(self, path: Path, create: bool = False):
         self.path = Path(path)
@@ -96,14 +115,31 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT; rolled back on any exception).
+
+        Waits up to the connection's busy timeout for another writer; if the project is still
+        locked after that, raises ProjectError saying it is busy instead of SQLite's error."""
         con = self.con
-        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            _raise_if_busy(exc)
+            raise
         try:
             yield con
-        except BaseException:
-            con.execute("ROLLBACK")
+        except BaseException as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                _raise_if_busy(exc)
             raise
-        con.execute("COMMIT")
+        try:
+            con.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            _raise_if_busy(exc)
+            raise
 
     # settings -------------------------------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:
