@@ -2,20 +2,37 @@
 
 Document ids here are external ids (the messages' doc_id, usually the Message-ID), so
 judgments may be imported before or after the mail they are about.
+
+Every ``save_*`` function writes in its own transaction, or, given ``con=`` (a connection
+inside the caller's ``store.transaction()``), as part of the caller's, so that an import of
+several files is all or nothing. The ``*_changes`` functions say, before writing, which stored
+values a write would change and which import (``source``) made them.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Optional
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from .store import Store
 
+T = TypeVar("T")
 
-def save_personas(store: Store, cards: Iterable[dict[str, Any]]) -> int:
+
+def _write(store: Store, con: Optional[sqlite3.Connection], work: Callable[[sqlite3.Connection], T]) -> T:
+    if con is not None:
+        return work(con)
+    with store.transaction() as c:
+        return work(c)
+
+
+def save_personas(store: Store, cards: Iterable[dict[str, Any]], con: Optional[sqlite3.Connection] = None) -> int:
     rows = [(c["id"], c.get("name") or c["id"], json.dumps(c)) for c in cards]
-    with store.transaction() as con:
-        con.executemany("INSERT INTO personas(id, name, card) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE "
-                        "SET name = excluded.name, card = excluded.card", rows)
+    _write(store, con, lambda c: c.executemany(
+        "INSERT INTO personas(id, name, card) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE "
+        "SET name = excluded.name, card = excluded.card", rows))
     return len(rows)
 
 
@@ -24,12 +41,16 @@ def personas(store: Store) -> list[dict[str, Any]]:
             for r in store.con.execute("SELECT id, name, card FROM personas ORDER BY id")]
 
 
-def save_topics(store: Store, topics: Iterable[dict[str, Any]]) -> int:
-    rows = [(str(t["id"]), t.get("title", ""), t.get("description", ""), t.get("narrative", "")) for t in topics]
-    with store.transaction() as con:
-        con.executemany("INSERT INTO topics(id, title, description, narrative) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, "
-                        "narrative = excluded.narrative", rows)
+def _topic_row(t: dict[str, Any]) -> tuple[str, str, str, str]:
+    return (str(t["id"]), t.get("title") or "", t.get("description") or "", t.get("narrative") or "")
+
+
+def save_topics(store: Store, topics: Iterable[dict[str, Any]], con: Optional[sqlite3.Connection] = None) -> int:
+    rows = [_topic_row(t) for t in topics]
+    _write(store, con, lambda c: c.executemany(
+        "INSERT INTO topics(id, title, description, narrative) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, "
+        "narrative = excluded.narrative", rows))
     return len(rows)
 
 
@@ -38,12 +59,13 @@ def topics(store: Store) -> list[dict[str, str]]:
     return sorted((dict(r) for r in rows), key=lambda t: (len(t["id"]), t["id"]))
 
 
-def save_qrels(store: Store, qrels: Iterable[tuple[str, str, int]], source: str = "") -> int:
+def save_qrels(store: Store, qrels: Iterable[tuple[str, str, int]], source: str = "",
+               con: Optional[sqlite3.Connection] = None) -> int:
     """(topic, doc_id, rel) triples; a later judgment of the same pair replaces the earlier."""
     rows = [(str(t), d, int(r), source) for t, d, r in qrels]
-    with store.transaction() as con:
-        con.executemany("INSERT INTO qrels(topic, doc_id, rel, source) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT(topic, doc_id) DO UPDATE SET rel = excluded.rel, source = excluded.source", rows)
+    _write(store, con, lambda c: c.executemany(
+        "INSERT INTO qrels(topic, doc_id, rel, source) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(topic, doc_id) DO UPDATE SET rel = excluded.rel, source = excluded.source", rows))
     return len(rows)
 
 
@@ -54,13 +76,14 @@ def qrels(store: Store) -> dict[str, dict[str, int]]:
     return out
 
 
-def save_sensitivity(store: Store, judgments: Iterable[tuple[str, str, str, int]], source: str = "") -> int:
+def save_sensitivity(store: Store, judgments: Iterable[tuple[str, str, str, int]], source: str = "",
+                     con: Optional[sqlite3.Connection] = None) -> int:
     """(persona, topic or '', doc_id, level) tuples."""
     rows = [(p, t or "", d, int(level), source) for p, t, d, level in judgments]
-    with store.transaction() as con:
-        con.executemany("INSERT INTO sensitivity(persona, topic, doc_id, level, source) VALUES (?, ?, ?, ?, ?) "
-                        "ON CONFLICT(persona, topic, doc_id) DO UPDATE SET level = excluded.level, "
-                        "source = excluded.source", rows)
+    _write(store, con, lambda c: c.executemany(
+        "INSERT INTO sensitivity(persona, topic, doc_id, level, source) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(persona, topic, doc_id) DO UPDATE SET level = excluded.level, "
+        "source = excluded.source", rows))
     return len(rows)
 
 
@@ -72,3 +95,112 @@ def sensitivity(store: Store, persona: str, topic: Optional[str] = None) -> dict
     else:
         rows = store.con.execute("SELECT doc_id, level FROM sensitivity WHERE persona = ? AND topic IN ('', ?)", (persona, topic))
     return {d: lvl for d, lvl in rows}
+
+
+# ------------------------------------------------------------------------------ what a write changes
+@dataclass
+class Changes:
+    """Stored values a write would change. ``changed`` counts every changed value of its kind;
+    ``foreign`` counts, per source, those another import (a different ``source``) wrote."""
+    changed: int = 0
+    foreign: Counter = field(default_factory=Counter)
+
+    def add(self, old_source: str, source: str) -> None:
+        self.changed += 1
+        if old_source != source:
+            self.foreign[old_source] += 1
+
+
+def _existing(con: sqlite3.Connection, sql: str, keys: set, params: tuple = ()) -> dict:
+    """key (all columns but the last two) -> (value, source) for stored rows whose key is in ``keys``."""
+    out = {}
+    if not keys:
+        return out
+    for row in con.execute(sql, params):
+        key = tuple(row[:-2])
+        if key in keys:
+            out[key] = (row[-2], row[-1])
+    return out
+
+
+def qrels_changes(con: sqlite3.Connection, new: dict[tuple[str, str], int], source: str) -> Changes:
+    """``new``: (topic, doc_id) -> rel. Stored grades ``new`` would change."""
+    ch = Changes()
+    old = _existing(con, "SELECT topic, doc_id, rel, source FROM qrels", set(new))
+    for key, (rel, src) in old.items():
+        if rel != new[key]:
+            ch.add(src, source)
+    return ch
+
+
+def sensitivity_changes(con: sqlite3.Connection, new: dict[tuple[str, str, str], int], source: str) -> Changes:
+    """``new``: (persona, topic or '', doc_id) -> level. Stored levels ``new`` would change."""
+    ch = Changes()
+    found = sorted({k[0] for k in new})
+    if not found:
+        return ch
+    marks = ",".join("?" * len(found))
+    old = _existing(con, f"SELECT persona, topic, doc_id, level, source FROM sensitivity WHERE persona IN ({marks})",
+                    set(new), tuple(found))
+    for key, (level, src) in old.items():
+        if level != new[key]:
+            ch.add(src, source)
+    return ch
+
+
+def reasons_changes(con: sqlite3.Connection, new: dict[tuple[str, str], set[str]], source: str) -> Changes:
+    """``new``: (persona, doc_id) -> the reasons that replace the stored ones. Counts the
+    (persona, doc_id) pairs whose stored, non-empty set of reasons would change."""
+    ch = Changes()
+    found = sorted({k[0] for k in new})
+    if not found:
+        return ch
+    marks = ",".join("?" * len(found))
+    stored: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
+    for p, d, r, src in con.execute(
+            f"SELECT persona, doc_id, reason, source FROM sensitivity_reasons WHERE persona IN ({marks})", tuple(found)):
+        if (p, d) in new:
+            reasons, sources = stored.setdefault((p, d), (set(), set()))
+            reasons.add(r)
+            sources.add(src)
+    for key, (reasons, sources) in stored.items():
+        if reasons != set(new[key]):
+            ch.changed += 1
+            for src in sorted(sources - {source})[:1]:
+                ch.foreign[src] += 1
+    return ch
+
+
+def topic_changes(con: sqlite3.Connection, new: Iterable[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """(id, stored title, new title) for every stored topic the new definitions would redefine
+    (a different title, description or narrative)."""
+    rows = {r[0]: tuple(r) for r in con.execute("SELECT id, title, description, narrative FROM topics")}
+    out = []
+    for t in new:
+        row = _topic_row(t)
+        old = rows.get(row[0])
+        if old is not None and old != row:
+            out.append((row[0], old[1], row[1]))
+    return out
+
+
+def persona_changes(con: sqlite3.Connection, cards: Iterable[dict[str, Any]]) -> list[str]:
+    """Ids of stored persona cards that the new cards differ from. A stored minimal card
+    (``{"id": x, "name": x}``, made for a persona a sensitivity file named) is not counted:
+    filling it in replaces nothing anyone wrote."""
+    stored = {r[0]: r[1] for r in con.execute("SELECT id, card FROM personas")}
+    out = []
+    for card in cards:
+        old = stored.get(card["id"])
+        if old is None:
+            continue
+        try:
+            old = json.loads(old)
+        except ValueError:
+            old = None
+        if old == {"id": card["id"], "name": card["id"]}:
+            continue
+        same = old == json.loads(json.dumps(card))
+        if not same:
+            out.append(card["id"])
+    return out
