@@ -6,11 +6,12 @@ judgment at all) is left out; a message judged sensitive under any topic counts 
 from __future__ import annotations
 
 import json
-import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import InputError
+from ..ingest.parse import _message_id, parse_message, raw_digest
 from ..progress import Progress, ensure
 from ..project import judgments as J
 
@@ -76,22 +77,69 @@ DANA_WHITFIELD: dict[str, Any] = {
 # ------------------------------------------------------------------------------ file readers
 def _load_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such {what} file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: cannot read the {what} file: not UTF-8 text "
+                         f"({exc.reason} at byte {exc.start})") from None
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: cannot read the {what} file: {exc}") from None
 
 
+_TEXT_FIELDS = {"topic": ("title", "description", "narrative"), "persona": ("name",)}
+
+
 def _records(data: Any, key: str, path: Path, what: str) -> list[dict[str, Any]]:
-    """A list of dicts from ``[...]``, ``{key: [...]}`` or ``{id: {...}}``."""
-    if isinstance(data, dict) and isinstance(data.get(key), list):
+    """A list of records from ``[{...}, ...]``, ``{key: [...]}``, ``{key: {id: {...}}}`` or
+    ``{id: {...}}`` (an ``id: "text"`` entry gives the title or name). Ids are strings or
+    integers; text fields (a topic's title, description and narrative, a persona's name) are
+    strings. Anything else is an InputError naming the file and the record."""
+    first = _TEXT_FIELDS[what][0]
+    if isinstance(data, dict) and "id" in data and not isinstance(data["id"], dict):
+        data = [data]                                   # one record on its own
+    if isinstance(data, dict) and key in data:
         data = data[key]
+        if not isinstance(data, (list, dict)):
+            raise InputError(f"{path}: \"{key}\" must be a list of {what} objects or an object mapping ids "
+                             f"to {what} objects, not {_json_type(data)}")
     if isinstance(data, dict):
-        data = [{"id": k, **(v if isinstance(v, dict) else {"title": str(v)})} for k, v in data.items()]
-    if not isinstance(data, list) or not all(isinstance(d, dict) and "id" in d for d in data):
-        raise InputError(f"{path}: expected a list of {what} objects, each with an \"id\"")
-    return [{**d, "id": str(d["id"])} for d in data]
+        items = []
+        for k, v in data.items():
+            if isinstance(v, str):
+                v = {first: v}
+            elif not isinstance(v, dict):
+                raise InputError(f"{path}: {what} {k!r} must be an object (or a {first} string), not {_json_type(v)}")
+            items.append({**v, "id": k})
+        data = items
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a list of {what} objects, each with an \"id\"; found {_json_type(data)}")
+    out: dict[str, dict[str, Any]] = {}
+    for number, d in enumerate(data, 1):
+        where = f"{path}: {what} {number}"
+        if not isinstance(d, dict):
+            raise InputError(f"{where}: expected an object with an \"id\", found {_json_type(d)}")
+        ident = d.get("id")
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)) or not str(ident).strip():
+            raise InputError(f"{where}: \"id\" must be a non-empty string or an integer, "
+                             f"found {_json_type(ident) if 'id' in d else 'no id'}")
+        ident = str(ident).strip()
+        where = f"{path}: {what} {ident!r}"
+        for name in _TEXT_FIELDS[what]:
+            if name in d and not isinstance(d[name], str):
+                raise InputError(f"{where}: \"{name}\" must be a string, found {_json_type(d[name])}")
+        record = {**d, "id": ident}
+        if ident in out and out[ident] != record:
+            raise InputError(f"{where} is defined twice, differently")
+        out[ident] = record
+    return list(out.values())
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "a string",
+            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 def read_topics(path: Path) -> list[dict[str, Any]]:
@@ -102,35 +150,162 @@ def read_personas(path: Path) -> list[dict[str, Any]]:
     return _records(_load_json(path, "personas"), "personas", path, "persona")
 
 
+def normalise_id(doc_id: str) -> str:
+    """A judged document id as ingest writes Message-IDs (``<a@b>`` -> ``a@b``, blanks dropped)."""
+    return _message_id(doc_id) or doc_id.strip()
+
+
+def _normalised(items, path, what) -> dict:
+    """key -> value with the doc id (last part of the key) normalised; one key judged two ways
+    (e.g. once as ``<id>`` and once as ``id``) is an InputError. ``what(key)`` names the rest
+    of the key for that message."""
+    out: dict = {}
+    written: dict = {}
+    for key, value in items:
+        norm = key[:-1] + (normalise_id(key[-1]),)
+        if norm in out and out[norm] != value:
+            raise InputError(f"{path}: document {norm[-1]} ({what(key)}) is judged {out[norm]} as {written[norm]!r} "
+                             f"and {value} as {key[-1]!r}")
+        out[norm] = value
+        written.setdefault(norm, key[-1])
+    return out
+
+
+# ------------------------------------------------------------------------------ one import, one transaction
+@dataclass
+class _Import:
+    """Everything one import writes, parsed and checked before anything is written."""
+    personas: list = field(default_factory=list)                 # cards
+    topics: list = field(default_factory=list)
+    qrels: dict = field(default_factory=dict)                    # (topic, doc) -> grade
+    sensitivity: dict = field(default_factory=dict)              # (persona, topic or '', doc) -> level
+    reasons: dict = field(default_factory=dict)                  # (persona, doc) -> reasons replacing the stored ones
+    qrels_source: str = ""
+    sensitivity_source: str = ""
+    reasons_source: str = ""
+
+    def doc_ids(self) -> set[str]:
+        return ({d for _, d in self.qrels} | {d for _, _, d in self.sensitivity} | {d for _, d in self.reasons})
+
+
+def _not_in_project(session, doc_ids: set[str]) -> int:
+    present = {r[0] for r in session.store.con.execute("SELECT doc_id FROM messages")}
+    return len(doc_ids - present)
+
+
+def _commit(session, imp: _Import, replace: bool) -> dict[str, int]:
+    """Write ``imp`` in ONE transaction: an error (or Ctrl+C) anywhere leaves the project as it
+    was. Unless ``replace``, refuse (InputError, nothing written) to change judgments another
+    import made, to redefine a topic, or to replace a persona card that differs."""
+    store = session.store
+    with store.transaction() as con:
+        changes = {"relevance grade": J.qrels_changes(con, imp.qrels, imp.qrels_source),
+                   "sensitivity level": J.sensitivity_changes(con, imp.sensitivity, imp.sensitivity_source),
+                   "set of reasons": J.reasons_changes(con, imp.reasons, imp.reasons_source)}
+        topics = J.topic_changes(con, imp.topics)
+        cards = J.persona_changes(con, imp.personas)
+        if not replace and (any(c.foreign for c in changes.values()) or topics or cards):
+            raise InputError(_refusal(changes, topics, cards))
+        J.save_personas(store, imp.personas, con=con)
+        J.save_topics(store, imp.topics, con=con)
+        J.save_qrels(store, ((t, d, r) for (t, d), r in imp.qrels.items()), source=imp.qrels_source, con=con)
+        J.save_sensitivity(store, ((p, t, d, lvl) for (p, t, d), lvl in imp.sensitivity.items()),
+                           source=imp.sensitivity_source, con=con)
+        if imp.reasons:
+            save_reasons(session, [(p, d, r) for (p, d), rs in imp.reasons.items() for r in rs],
+                         source=imp.reasons_source, pairs=imp.reasons, con=con)
+    return {"changed": sum(c.changed for c in changes.values()), "topics_changed": len(topics),
+            "personas_changed": len(cards)}
+
+
+def _plural(kind: str, n: int) -> str:
+    if n == 1:
+        return kind
+    head, _, tail = kind.partition(" of ")
+    return (head + "s") + (f" of {tail}" if tail else "")
+
+
+def _refusal(changes: dict, topics: list, cards: list) -> str:
+    parts = []
+    foreign = sum(sum(c.foreign.values()) for c in changes.values())
+    if foreign:
+        detail = "; ".join(f"{n} {_plural(kind, n)} from {src or 'an unnamed source'}"
+                           for kind, c in changes.items() for src, n in sorted(c.foreign.items()))
+        parts.append(f"change {foreign} judgment{'s' if foreign != 1 else ''} another import made ({detail})")
+    if topics:
+        shown = ", ".join(f"{i} ({old!r} -> {new!r})" if old != new else f"{i} (another description or narrative)"
+                          for i, old, new in topics[:5])
+        more = f" and {len(topics) - 5} more" if len(topics) > 5 else ""
+        parts.append(f"redefine {len(topics)} topic{'s' if len(topics) != 1 else ''}: {shown}{more}")
+    if cards:
+        parts.append(f"replace the persona card{'s' if len(cards) != 1 else ''} of {', '.join(cards)}")
+    return ("this import would " + ", ".join(parts) + "; nothing was imported. "
+            "To replace them, import again with --replace.")
+
+
 def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_path=None,
-                     personas_path=None, reasons_path=None) -> dict[str, int]:
+                     personas_path=None, reasons_path=None, *, replace: bool = False,
+                     progress: Optional[Progress] = None) -> dict[str, int]:
     """Load TREC qrels, sensitivity judgments (``persona docid level`` or
-    ``topic persona docid level``), topics (JSON) and persona cards (JSON) into the project.
-    Personas named by the sensitivity file but without a card get a minimal card."""
+    ``topic persona docid level``; level -1 = "I don't know"), topics (JSON), persona cards
+    (JSON) and reasons (``docid<TAB>persona<TAB>reason``) into the project.
+
+    Every file is read and checked first; then everything is written in one transaction, so a
+    bad file or an interruption leaves the project as it was. Document ids are normalised as
+    ingest normalises Message-IDs (``<id>`` -> ``id``); ``not_in_project`` counts the judged ids
+    that match no message (they are kept, for mail ingested later). Personas named by the
+    sensitivity file but without a card get a minimal card. Judgments another import (another
+    ``source`` file) made are changed only with ``replace=True``, and so are differing topic
+    definitions and persona cards; ``changed`` counts the stored judgments this import changed.
+    """
     from ..evaluate.formats import read_qrels, read_sensitivity
 
     if not any((qrels_path, sensitivity_path, topics_path, personas_path, reasons_path)):
         raise InputError("nothing to import: give qrels, sensitivity, topics, personas or reasons")
-    store = session.store
-    counts = {"personas": 0, "topics": 0, "qrels": 0, "sensitivity": 0}
+    progress = ensure(progress)
+    imp = _Import()
+    steps = [p for p in (personas_path, topics_path, qrels_path, sensitivity_path, reasons_path) if p]
+    step = 0
+
+    def reading(path):
+        nonlocal step
+        progress.update(step, len(steps) + 1, f"reading {Path(path).name}")
+        step += 1
+
     if personas_path:
-        counts["personas"] = J.save_personas(store, read_personas(Path(personas_path)))
+        reading(personas_path)
+        imp.personas = read_personas(Path(personas_path))
     if topics_path:
-        counts["topics"] = J.save_topics(store, read_topics(Path(topics_path)))
+        reading(topics_path)
+        imp.topics = read_topics(Path(topics_path))
     if qrels_path:
-        qrels = read_qrels(qrels_path)
-        counts["qrels"] = J.save_qrels(store, ((q.topic, q.docid, q.rel) for q in qrels), source=str(qrels_path))
+        reading(qrels_path)
+        imp.qrels = _normalised((((q.topic, q.docid), q.rel) for q in read_qrels(qrels_path)), qrels_path,
+                                lambda k: f"topic {k[0]}")
+        imp.qrels_source = str(qrels_path)
     if sensitivity_path:
-        sens = read_sensitivity(sensitivity_path)
-        known = {p["id"] for p in J.personas(store)}
-        missing = sorted({s.persona for s in sens} - known)
-        if missing:
-            counts["personas"] += J.save_personas(store, [{"id": p, "name": p} for p in missing])
-        counts["sensitivity"] = J.save_sensitivity(
-            store, ((s.persona, s.topic or "", s.docid, s.level) for s in sens), source=str(sensitivity_path))
-    if reasons_path:  # docid<TAB>persona<TAB>reason, as the demo generator's reasons.tsv
-        counts["reasons"] = save_reasons(session, read_reasons(reasons_path), source=str(reasons_path))
-    return counts
+        reading(sensitivity_path)
+        imp.sensitivity = _normalised((((s.persona, s.topic or "", s.docid), s.level)
+                                       for s in read_sensitivity(sensitivity_path)), sensitivity_path,
+                                      lambda k: f"persona {k[0]}" + (f", topic {k[1]}" if k[1] else ""))
+        imp.sensitivity_source = str(sensitivity_path)
+    if reasons_path:
+        reading(reasons_path)
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for p, d, r in read_reasons(reasons_path):
+            rs = grouped.setdefault((p, normalise_id(d)), [])
+            if r not in rs:
+                rs.append(r)
+        imp.reasons = grouped
+        imp.reasons_source = str(reasons_path)
+    known = {p["id"] for p in J.personas(session.store)} | {c["id"] for c in imp.personas}
+    missing = sorted({p for p, _, _ in imp.sensitivity} - known)
+    imp.personas += [{"id": p, "name": p} for p in missing]
+    progress.update(len(steps), len(steps) + 1, "saving judgments")
+    changed = _commit(session, imp, replace)
+    return {"personas": len(imp.personas), "topics": len(imp.topics), "qrels": len(imp.qrels),
+            "sensitivity": len(imp.sensitivity), "reasons": sum(len(r) for r in imp.reasons.values()),
+            "not_in_project": _not_in_project(session, imp.doc_ids()), **changed}
 
 
 # ------------------------------------------------------------------------------ Berkeley .cats
@@ -138,7 +313,7 @@ def read_cats(path: Path) -> list[tuple[int, int, int]]:
     """``n1,n2,n3`` lines -> (top-level category, second-level category, frequency)."""
     out = []
     try:
-        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = Path(path).read_text(encoding="utf-8-sig", errors="replace").splitlines()
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     for number, line in enumerate(lines, 1):
@@ -174,14 +349,21 @@ def enron_reasons(cats: list[tuple[int, int, int]]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ reasons in the store
-def save_reasons(session, rows, source: str = "") -> int:
-    """(persona, doc_id, reason) rows; a (persona, doc_id) given here has its old reasons replaced."""
+def save_reasons(session, rows, source: str = "", *, pairs=None, con=None) -> int:
+    """(persona, doc_id, reason) rows; a (persona, doc_id) given here (or in ``pairs``) has its
+    old reasons replaced. With ``con`` (inside the caller's transaction) nothing is committed here."""
     rows = [(p, d, str(r)) for p, d, r in rows]
-    with session.store.transaction() as con:
-        for p, d in dict.fromkeys((p, d) for p, d, _ in rows):
-            con.execute("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?", (p, d))
-        con.executemany("INSERT OR IGNORE INTO sensitivity_reasons(persona, doc_id, reason, source) VALUES (?, ?, ?, ?)",
-                        [(p, d, r, source) for p, d, r in rows])
+    replaced = list(dict.fromkeys(list(pairs or ()) + [(p, d) for p, d, _ in rows]))
+
+    def write(c):
+        c.executemany("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?", replaced)
+        c.executemany("INSERT OR IGNORE INTO sensitivity_reasons(persona, doc_id, reason, source) VALUES (?, ?, ?, ?)",
+                      [(p, d, r, source) for p, d, r in rows])
+    if con is not None:
+        write(con)
+    else:
+        with session.store.transaction() as c:
+            write(c)
     return len(rows)
 
 
@@ -198,10 +380,17 @@ def read_reasons(path) -> list[tuple[str, str, str]]:
     """A ``docid<TAB>persona<TAB>reason`` file (header line optional) -> (persona, docid, reason)."""
     out = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    for number, line in enumerate(lines, 1):
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = bom + exc.start
+        line = data.count(b"\n", 0, at) + 1
+        raise InputError(f"{path}:{line}: not UTF-8 text ({exc.reason} at byte {at} of the file)") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or (number == 1 and line.lower().startswith("docid")):
             continue
         parts = line.split("\t")
@@ -211,18 +400,43 @@ def read_reasons(path) -> list[tuple[str, str, str]]:
     return out
 
 
-_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*<?([^>\r\n]+?)>?[ \t]*\r?$", re.I | re.M)
+# ------------------------------------------------------------------------------ which message a .txt is
+class _Locator:
+    """The project doc_id of a labelled ``NNN.txt``: by its location (the kept copy or any other
+    copy of a message), else by its bytes (a moved or copied folder), else by parsing it as
+    ingest does (Message-ID, folded headers, the synthetic ``sasc-`` id of a message without one)."""
 
+    def __init__(self, con):
+        self.con = con
+        self.by_location = {r[0]: r[1] for r in con.execute(
+            "SELECT c.location, m.doc_id FROM copies c JOIN messages m ON m.id = c.message")}
+        self.by_location.update((r[0], r[1]) for r in con.execute("SELECT location, doc_id FROM messages"))
 
-def _header_message_id(path: Path) -> Optional[str]:
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-    except OSError:
-        return None
-    head = re.split(rb"\r?\n\r?\n", head, maxsplit=1)[0]
-    m = _MESSAGE_ID.search(head)
-    return m.group(1).decode("utf-8", "replace").strip() if m else None
+    def doc_id(self, txt: Path) -> Optional[str]:
+        doc = self.by_location.get(str(txt))
+        if doc is not None:
+            return doc
+        try:
+            raw = txt.read_bytes()
+        except OSError:
+            return None
+        row = self.con.execute("SELECT m.doc_id FROM copies c JOIN messages m ON m.id = c.message "
+                               "WHERE c.raw_sha256 = ?", (raw_digest(raw),)).fetchone()
+        if row is not None:
+            return row[0]
+        try:
+            m = parse_message(raw, str(txt))
+        except Exception:  # MalformedMessage, or anything the parser cannot read: ingest skips it, so do we
+            return None
+        from ..ingest.importer import _same_subject
+        rows = self.con.execute("SELECT doc_id, subject FROM messages WHERE message_id = ? ORDER BY id",
+                                (m.message_id,)).fetchall()
+        if not m.synthetic_id:
+            for r in rows:
+                if _same_subject(r[1], m.subject):
+                    return r[0]
+        # not in the project: the id ingest would give it (another message has its Message-ID: ~hash)
+        return m.message_id if not rows else f"{m.message_id}~{m.raw_sha256[:10]}"
 
 
 def _persona_card(persona_id: str, default: dict[str, Any]) -> dict[str, Any]:
@@ -237,13 +451,18 @@ def _persona_card(persona_id: str, default: dict[str, Any]) -> dict[str, Any]:
     return dict(default)
 
 
-def import_categories(session, folder, progress: Optional[Progress] = None) -> dict[str, int]:
+def import_categories(session, folder, progress: Optional[Progress] = None, *, replace: bool = False) -> dict[str, int]:
     """Import Berkeley-style labels (``NNN.cats`` beside ``NNN.txt``) as the Enron categories
     test collection: 13 topics with graded relevance and sensitivity for Dana Whitfield.
 
-    A message's document id is the project doc_id of its ``NNN.txt`` (found by its location in
-    the project, else by its Message-ID header). Every labelled message gets a qrels line for
-    every topic (grade 0 when not relevant) and one topic-independent sensitivity judgment.
+    A message's document id is the project doc_id of its ``NNN.txt`` (found by the location of
+    any stored copy, else by its bytes, else by parsing it as ingest does; see ``_Locator``).
+    Every labelled message gets a qrels line for every topic (grade 0 when not relevant) and one
+    topic-independent sensitivity judgment. Label files that map to one doc_id (copies of one
+    message) are merged: the highest level, the highest grade per topic, every reason. Counts
+    are per distinct doc_id. Every file is read first; everything is written in one
+    transaction. Judgments another import made, a differing topic definition or persona card
+    are changed only with ``replace=True``.
     """
     folder = Path(folder).expanduser().resolve()
     if not folder.is_dir():
@@ -252,37 +471,36 @@ def import_categories(session, folder, progress: Optional[Progress] = None) -> d
     if not cats_files:
         raise InputError(f"{folder}: no .cats label files found")
     progress = ensure(progress)
-    store = session.store
-    by_location = {r[0]: r[1] for r in store.con.execute("SELECT location, doc_id FROM messages")}
-    qrels, sens, reasons = [], [], []
+    locate = _Locator(session.store.con)
+    merged: dict[str, tuple[int, dict[str, int], set[str]]] = {}
     missing_txt = 0
     for i, cats_path in enumerate(cats_files):
         if i % 200 == 0:
             progress.update(i, len(cats_files), "reading labels")
+        cats = read_cats(cats_path)
         txt = cats_path.with_suffix(".txt")
-        doc_id = by_location.get(str(txt))
-        if doc_id is None:
-            doc_id = _header_message_id(txt) if txt.exists() else None
+        doc_id = locate.doc_id(txt) if txt.exists() else None
         if doc_id is None:
             missing_txt += 1
             continue
-        cats = read_cats(cats_path)
         grades, level = enron_judgments(cats)
-        reasons += [(ENRON_PERSONA, doc_id, r) for r in enron_reasons(cats)]
-        for t in ENRON_TOPICS:
-            qrels.append((t["id"], doc_id, grades.get(t["id"], 0)))
-        sens.append((ENRON_PERSONA, "", doc_id, level))
-    J.save_personas(store, [_persona_card(ENRON_PERSONA, DANA_WHITFIELD)])
-    J.save_topics(store, ENRON_TOPICS)
-    J.save_qrels(store, qrels, source=str(folder))
-    J.save_sensitivity(store, sens, source=str(folder))
-    with store.transaction() as con:
-        con.executemany("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?",
-                        [(ENRON_PERSONA, s[2]) for s in sens])
-    save_reasons(session, reasons, source=str(folder))
-    progress.update(len(cats_files), len(cats_files), "labels imported")
-    return {"messages": len(sens), "sensitive": sum(s[3] for s in sens), "qrels": len(qrels),
-            "topics": len(ENRON_TOPICS), "personas": 1, "without_message": missing_txt, "reasons": len(reasons)}
+        old_level, old_grades, reasons = merged.get(doc_id, (0, {}, set()))
+        for t, g in grades.items():
+            old_grades[t] = max(old_grades.get(t, 0), g)
+        merged[doc_id] = (max(old_level, level), old_grades, reasons | set(enron_reasons(cats)))
+    order = list(ENRON_REASONS)
+    source = str(folder)
+    imp = _Import(personas=[_persona_card(ENRON_PERSONA, DANA_WHITFIELD)], topics=ENRON_TOPICS,
+                  qrels={(t["id"], d): g.get(t["id"], 0) for d, (_, g, _) in merged.items() for t in ENRON_TOPICS},
+                  sensitivity={(ENRON_PERSONA, "", d): lvl for d, (lvl, _, _) in merged.items()},
+                  reasons={(ENRON_PERSONA, d): sorted(rs, key=order.index) for d, (_, _, rs) in merged.items()},
+                  qrels_source=source, sensitivity_source=source, reasons_source=source)
+    progress.update(len(cats_files), len(cats_files), "saving labels")
+    changed = _commit(session, imp, replace)
+    return {"messages": len(merged), "sensitive": sum(lvl for lvl, _, _ in merged.values()), "qrels": len(imp.qrels),
+            "topics": len(ENRON_TOPICS), "personas": 1, "without_message": missing_txt,
+            "reasons": sum(len(rs) for _, _, rs in merged.values()),
+            "not_in_project": _not_in_project(session, set(merged)), **changed}
 
 
 # ------------------------------------------------------------------------------ training labels

@@ -65,7 +65,9 @@ def test_reasons_file(tmp_path):
     with pytest.raises(InputError, match="line 1: expected 'docid<TAB>persona<TAB>reason'"):
         read_reasons(bad)
     s = Session.create(tmp_path / "proj")
-    assert import_judgments(s, reasons_path=f) == {"personas": 0, "topics": 0, "qrels": 0, "sensitivity": 0, "reasons": 3}
+    assert import_judgments(s, reasons_path=f) == {"personas": 0, "topics": 0, "qrels": 0, "sensitivity": 0, "reasons": 3,
+                                                   "not_in_project": 2, "changed": 0, "topics_changed": 0,
+                                                   "personas_changed": 0}
     assert sensitivity_reasons(s, "p1") == {"m1@x": ["3", "5"]}
     assert sensitivity_reasons(s, "p2") == {"m2@x": ["1"]}
     s.close()
