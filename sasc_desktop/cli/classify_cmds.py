@@ -1,6 +1,7 @@
 """``sasc judgments``, ``sasc personas`` and ``sasc classify``."""
 from __future__ import annotations
 
+from ..engine.classify import DEFAULT_KIND, KINDS
 from ..engine.progress import Progress
 from .common import TextProgressBar, print_json
 
@@ -13,18 +14,24 @@ def _session(path):
 def register(subparsers) -> None:
     j = subparsers.add_parser("judgments", help="import relevance and sensitivity judgments")
     jsub = j.add_subparsers(dest="judgments_command", metavar="ACTION")
+    j.set_defaults(func=lambda args: _sub_help(j))
+    replace_help = ("replace judgments another import made, differing topic definitions and persona cards "
+                    "(without it such an import is refused and nothing is written)")
     p = jsub.add_parser("import", help="TREC qrels, sensitivity judgments, topics and persona cards")
     p.add_argument("project")
-    p.add_argument("--qrels")
-    p.add_argument("--sensitivity")
+    p.add_argument("--qrels", help="TREC qrels: 'topic 0 docid grade' lines ('#' starts a comment line)")
+    p.add_argument("--sensitivity", help="'persona docid level' or 'topic persona docid level' lines; "
+                   "level 0 not sensitive, 1+ sensitive, -1 I don't know")
     p.add_argument("--topics", help="topics JSON")
     p.add_argument("--personas", help="persona cards JSON")
     p.add_argument("--reasons", help="why sensitive: docid<TAB>persona<TAB>reason lines")
+    p.add_argument("--replace", action="store_true", help=replace_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_import)
     p = jsub.add_parser("import-categories", help="Berkeley .cats labels as the Enron categories collection")
     p.add_argument("project")
     p.add_argument("folder")
+    p.add_argument("--replace", action="store_true", help=replace_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_import_categories)
 
@@ -39,18 +46,16 @@ def register(subparsers) -> None:
     p.add_argument("project")
     p.add_argument("--persona", required=True)
     p.add_argument("--folds", type=int, default=5)
-    p.add_argument("--optimise", "--optimize", choices=("f1", "f2"), default="f1")
-    p.add_argument("--model", choices=("lr", "svm", "or"), default="or",
-                   help="or (default: best honest CV on the Enron categories set), lr (fastest retrain), svm")
+    _threshold_args(p)
+    p.add_argument("--model", choices=KINDS, default=DEFAULT_KIND, help=_MODEL_HELP)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_cv)
     p = csub.add_parser("train", help="train, save and score every document")
     p.add_argument("project")
     p.add_argument("--persona", required=True)
-    p.add_argument("--model", choices=("lr", "svm", "or"), default="or",
-                   help="or (default: best honest CV on the Enron categories set), lr (fastest retrain), svm")
-    p.add_argument("--optimise", "--optimize", choices=("f1", "f2"), default="f1")
+    p.add_argument("--model", choices=KINDS, default=DEFAULT_KIND, help=_MODEL_HELP)
+    _threshold_args(p)
     p.add_argument("--full", action="store_true", help="choose hyper-parameters again (no incremental refit)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_train)
@@ -62,11 +67,54 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_explain)
 
 
+_MODEL_HELP = ("lr: logistic regression (the default; fastest retrain), or: the larger of the LR's and a linear "
+               "SVM's calibrated probabilities (best honest CV on the Enron categories set, by about 0.01 in F1), svm")
+
+
+def _threshold_args(p) -> None:
+    """--optimise f1|f2 or --beta B (one or the other): the F-beta the decision threshold maximises."""
+    g = p.add_mutually_exclusive_group()
+    # (default None, not "f1": argparse lets an explicit value equal to the default slip past
+    # the exclusion check)
+    g.add_argument("--optimise", "--optimize", choices=("f1", "f2"),
+                   help="the F-measure the decision threshold maximises (default f1)")
+    g.add_argument("--beta", type=float, metavar="B",
+                   help="maximise F-beta for this beta instead (a finite number > 0; 2 is --optimise f2)")
+
+
+def _beta(args) -> float:
+    return args.beta if args.beta is not None else {"f1": 1.0, "f2": 2.0}[args.optimise or "f1"]
+
+
+def _sub_help(parser) -> int:
+    parser.print_help()
+    return 2
+
+
+_NOTES = ("not_in_project", "changed", "topics_changed", "personas_changed")
+
+
+def _print_import(counts: dict, suffix: str = "") -> None:
+    """The counts on one line, then what changed and which judged ids match no message."""
+    print(", ".join(f"{v} {k}" for k, v in counts.items() if k not in _NOTES) + suffix)
+    changed = [f"{counts[k]} {what}" for k, what in (("changed", "stored judgments"), ("topics_changed", "topics"),
+                                                     ("personas_changed", "persona cards")) if counts.get(k)]
+    if changed:
+        print("changed: " + ", ".join(changed))
+    n = counts.get("not_in_project", 0)
+    if n:
+        print(f"{n} judged document id{'s match' if n != 1 else ' matches'} no message in this project "
+              "(kept: they apply once that mail is ingested)")
+
+
 def run_import(args) -> int:
     from ..engine.classify import import_judgments
+    bar = TextProgressBar("judgments")
     with _session(args.project) as s:
-        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons)
-    print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()) + " imported")
+        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons,
+                                  replace=args.replace, progress=Progress(bar))
+    bar.finish()
+    print_json(counts) if args.json else _print_import(counts, " imported")
     return 0
 
 
@@ -74,9 +122,9 @@ def run_import_categories(args) -> int:
     from ..engine.classify import import_categories
     bar = TextProgressBar("labels")
     with _session(args.project) as s:
-        counts = import_categories(s, args.folder, Progress(bar))
+        counts = import_categories(s, args.folder, Progress(bar), replace=args.replace)
     bar.finish()
-    print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()))
+    print_json(counts) if args.json else _print_import(counts)
     return 0
 
 
@@ -97,8 +145,8 @@ def run_cv(args) -> int:
     bar = TextProgressBar("cross-validation")
     with _session(args.project) as s:
         check_persona(s, args.persona)
-        r = cross_validate(s, args.persona, folds=args.folds, optimise=args.optimise, kind=args.model,
-                           seed=args.seed, progress=Progress(bar))
+        r = cross_validate(s, args.persona, folds=args.folds, optimise=args.optimise or "f1", kind=args.model,
+                           seed=args.seed, progress=Progress(bar), beta=args.beta)
     bar.finish()
     if args.json:
         print_json(r)
@@ -114,7 +162,7 @@ def run_train(args) -> int:
     bar = TextProgressBar("training")
     with _session(args.project) as s:
         check_persona(s, args.persona)
-        info = train(s, args.persona, Progress(bar), kind=args.model, beta={"f1": 1.0, "f2": 2.0}[args.optimise],
+        info = train(s, args.persona, Progress(bar), kind=args.model, beta=_beta(args),
                      full=True if args.full else None)
     bar.finish()
     if args.json:
@@ -134,7 +182,8 @@ def run_explain(args) -> int:
     if args.json:
         print_json(r)
     else:
-        print(f"{r['doc_id']}: P(sensitive) = {r['probability']:.3f} (threshold {r['threshold']:.3f})")
+        print(f"{r['doc_id']}: P(sensitive) = {r['probability']:.3f} (threshold {r['threshold']:.3f}); "
+              f"{r['deciding_model']} score {r['raw_score']:.4f} = intercept {r['intercept']:.4f} + contributions")
         for t in r["towards_sensitive"]:
             print(f"  + {t['feature']}  {t['weight']:.4f}")
         for h in r["pii"]:
