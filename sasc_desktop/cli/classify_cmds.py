@@ -14,18 +14,24 @@ def _session(path):
 def register(subparsers) -> None:
     j = subparsers.add_parser("judgments", help="import relevance and sensitivity judgments")
     jsub = j.add_subparsers(dest="judgments_command", metavar="ACTION")
+    j.set_defaults(func=lambda args: _sub_help(j))
+    replace_help = ("replace judgments another import made, differing topic definitions and persona cards "
+                    "(without it such an import is refused and nothing is written)")
     p = jsub.add_parser("import", help="TREC qrels, sensitivity judgments, topics and persona cards")
     p.add_argument("project")
-    p.add_argument("--qrels")
-    p.add_argument("--sensitivity")
+    p.add_argument("--qrels", help="TREC qrels: 'topic 0 docid grade' lines ('#' starts a comment line)")
+    p.add_argument("--sensitivity", help="'persona docid level' or 'topic persona docid level' lines; "
+                   "level 0 not sensitive, 1+ sensitive, -1 I don't know")
     p.add_argument("--topics", help="topics JSON")
     p.add_argument("--personas", help="persona cards JSON")
     p.add_argument("--reasons", help="why sensitive: docid<TAB>persona<TAB>reason lines")
+    p.add_argument("--replace", action="store_true", help=replace_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_import)
     p = jsub.add_parser("import-categories", help="Berkeley .cats labels as the Enron categories collection")
     p.add_argument("project")
     p.add_argument("folder")
+    p.add_argument("--replace", action="store_true", help=replace_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_import_categories)
 
@@ -80,11 +86,35 @@ def _beta(args) -> float:
     return args.beta if args.beta is not None else {"f1": 1.0, "f2": 2.0}[args.optimise or "f1"]
 
 
+def _sub_help(parser) -> int:
+    parser.print_help()
+    return 2
+
+
+_NOTES = ("not_in_project", "changed", "topics_changed", "personas_changed")
+
+
+def _print_import(counts: dict, suffix: str = "") -> None:
+    """The counts on one line, then what changed and which judged ids match no message."""
+    print(", ".join(f"{v} {k}" for k, v in counts.items() if k not in _NOTES) + suffix)
+    changed = [f"{counts[k]} {what}" for k, what in (("changed", "stored judgments"), ("topics_changed", "topics"),
+                                                     ("personas_changed", "persona cards")) if counts.get(k)]
+    if changed:
+        print("changed: " + ", ".join(changed))
+    n = counts.get("not_in_project", 0)
+    if n:
+        print(f"{n} judged document id{'s match' if n != 1 else ' matches'} no message in this project "
+              "(kept: they apply once that mail is ingested)")
+
+
 def run_import(args) -> int:
     from ..engine.classify import import_judgments
+    bar = TextProgressBar("judgments")
     with _session(args.project) as s:
-        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons)
-    print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()) + " imported")
+        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons,
+                                  replace=args.replace, progress=Progress(bar))
+    bar.finish()
+    print_json(counts) if args.json else _print_import(counts, " imported")
     return 0
 
 
@@ -92,9 +122,9 @@ def run_import_categories(args) -> int:
     from ..engine.classify import import_categories
     bar = TextProgressBar("labels")
     with _session(args.project) as s:
-        counts = import_categories(s, args.folder, Progress(bar))
+        counts = import_categories(s, args.folder, Progress(bar), replace=args.replace)
     bar.finish()
-    print_json(counts) if args.json else print(", ".join(f"{v} {k}" for k, v in counts.items()))
+    print_json(counts) if args.json else _print_import(counts)
     return 0
 
 
