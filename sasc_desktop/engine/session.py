@@ -85,6 +85,20 @@ class Session:
             if bad:
                 raise InputError(f"field weights must be numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; got {bad}")
             values["field_weights"] = {**DEFAULT_FIELD_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
+        if values.get("internal_domains") is not None:
+            import re
+            domains = values["internal_domains"]
+            if not isinstance(domains, (list, tuple)) or not all(isinstance(d, str) for d in domains):
+                raise InputError('internal_domains must be a list of domain names, e.g. ["corp.com", "corp.co.uk"], '
+                                 f"or null to infer them from the collection; got {domains!r}")
+            # stored as the features read them: lower case, no "@", no spaces, each once
+            clean = [d for d in dict.fromkeys(d.strip().lower().lstrip("@").strip() for d in domains) if d]
+            bad = [d for d in clean if not re.fullmatch(r"(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_][\w-]*[^\W_]", d)]
+            if bad:
+                raise InputError(f"internal_domains: {', '.join(map(repr, bad))} "
+                                 f"{'is not a domain name' if len(bad) == 1 else 'are not domain names'} "
+                                 '(e.g. "corp.com")')
+            values["internal_domains"] = clean or None  # none given: inferred
         with self.store.transaction():
             for k, v in values.items():
                 self.store.set_setting(k, v)

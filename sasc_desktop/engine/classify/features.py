@@ -89,13 +89,80 @@ def is_internal(address: str, internal_domains: Sequence[str]) -> bool:
     return any(dom == d or dom.endswith("." + d) for d in internal_domains)
 
 
+# Public webmail and ISP mail domains: many people's, never an organisation's own.
+PUBLIC_MAIL_DOMAINS = frozenset({
+    "gmail.com", "googlemail.com", "yahoo.com", "ymail.com", "rocketmail.com", "hotmail.com", "outlook.com",
+    "live.com", "msn.com", "passport.com", "aol.com", "aim.com", "icloud.com", "me.com", "mac.com", "mail.com",
+    "email.com", "usa.net", "gmx.com", "gmx.net", "gmx.de", "web.de", "t-online.de", "freenet.de", "yandex.ru",
+    "yandex.com", "mail.ru", "inbox.ru", "list.ru", "bk.ru", "rambler.ru", "protonmail.com", "proton.me", "pm.me",
+    "tutanota.com", "zoho.com", "fastmail.com", "fastmail.fm", "hushmail.com", "lycos.com", "excite.com",
+    "juno.com", "netzero.net", "netzero.com", "earthlink.net", "mindspring.com", "compuserve.com", "prodigy.net",
+    "comcast.net", "verizon.net", "att.net", "sbcglobal.net", "bellsouth.net", "cox.net", "charter.net",
+    "optonline.net", "btinternet.com", "btopenworld.com", "virgin.net", "ntlworld.com", "blueyonder.co.uk",
+    "talktalk.net", "sky.com", "orange.fr", "wanadoo.fr", "free.fr", "laposte.net", "sfr.fr", "libero.it",
+    "tiscali.it", "virgilio.it", "alice.it", "terra.com.br", "uol.com.br", "bol.com.br", "qq.com", "163.com",
+    "126.com", "sina.com", "sohu.com", "naver.com", "hanmail.net", "daum.net", "rediffmail.com", "eircom.net",
+    "shaw.ca", "rogers.com", "sympatico.ca", "bigpond.com", "optusnet.com.au", "xtra.co.nz",
+})
+# Brands with a domain per country ("yahoo.co.uk", "hotmail.fr", "gmx.at"): the brand label
+# followed by a country or generic top-level domain of at most two labels.
+_PUBLIC_MAIL_BRANDS = frozenset({"yahoo", "hotmail", "outlook", "live", "msn", "aol", "gmail", "gmx", "yandex",
+                                 "libero", "orange", "wanadoo", "tiscali", "btinternet"})
+
+
+def is_public_mail_domain(domain: str) -> bool:
+    """Whether ``domain`` (or the domain it is a subdomain of) is a public webmail or ISP domain."""
+    d = domain.strip().lower().rstrip(".")
+    labels = d.split(".")
+    for i in range(len(labels) - 1):  # the domain itself and every parent with two labels or more
+        parent = ".".join(labels[i:])
+        if parent in PUBLIC_MAIL_DOMAINS:
+            return True
+        rest = labels[i + 1:]
+        if labels[i] in _PUBLIC_MAIL_BRANDS and 1 <= len(rest) <= 2 and all(len(x) <= 3 for x in rest):
+            return True
+    return False
+
+
+INTERNAL_MIN_SHARE = 0.3     # the top domain's least share of all messages with a sender
+INTERNAL_MIN_LEAD = 2.0      # ... and how many times the next domain's count it must have
+INTERNAL_MIN_OF_TOP = 0.3    # another domain is internal too when it sends this share of the top's count
+
+
 def infer_internal_domains(sender_domain_counts: dict[str, int]) -> list[str]:
-    """The most common sender domain, and any other with at least 30% of its messages."""
-    counts = sorted(((c, d) for d, c in sender_domain_counts.items() if d), reverse=True)
-    if not counts:
+    """The organisation's own domains, from how many messages each sender domain sent.
+
+    A domain's count includes its subdomains' (``mail.corp.com`` counts for ``corp.com``).
+    Public webmail and ISP domains (:func:`is_public_mail_domain`) are never inferred. The most
+    common other domain has a clear share when it sent at least INTERNAL_MIN_SHARE (30%) of all
+    the messages with a sender and at least INTERNAL_MIN_LEAD (2) times as many as the next
+    domain (not one of its subdomains); it is then internal, and so is any other domain with at
+    least INTERNAL_MIN_OF_TOP (30%) of its count. Without a clear share (a spam folder, a
+    mailing-list archive, a few messages from as many domains) nothing is inferred: [], and
+    every address counts as external until the project's ``internal_domains`` setting names
+    the domains. Subdomains of a domain kept are left out (they are internal through it)."""
+    counts: dict[str, int] = {}
+    for d, c in sender_domain_counts.items():
+        d = (d or "").strip().lower()
+        if d:
+            counts[d] = counts.get(d, 0) + c
+    total = sum(counts.values())
+    covered = dict.fromkeys((d for d in counts if not is_public_mail_domain(d)), 0)
+    for e, c in counts.items():
+        labels = e.split(".")
+        for i in range(len(labels)):  # e itself and each parent domain that sent mail too
+            parent = ".".join(labels[i:])
+            if parent in covered:
+                covered[parent] += c
+    if not covered or not total:
         return []
-    top = counts[0][0]
-    return sorted(d for c, d in counts if c >= 0.3 * top)
+    ranked = sorted(covered.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))
+    top_domain, top = ranked[0]
+    runner_up = next((c for d, c in ranked[1:] if not d.endswith("." + top_domain)), 0)
+    if top < INTERNAL_MIN_SHARE * total or top < INTERNAL_MIN_LEAD * runner_up:
+        return []
+    kept = [d for d, c in ranked if c >= INTERNAL_MIN_OF_TOP * top]
+    return sorted(d for d in kept if not any(d.endswith("." + k) for k in kept))
 
 
 META_NAMES: tuple[str, ...] = (
@@ -702,9 +769,15 @@ def load_docs(store, ids: Optional[Sequence[int]] = None) -> list[tuple[int, Doc
 
 
 def project_internal_domains(session) -> list[str]:
+    """The configured internal domains (lower case, no "@" or spaces; a bare string, which
+    settings written before validation may hold, is split at commas and spaces), else those
+    inferred from the sender domains (:func:`infer_internal_domains`)."""
     configured = session.settings().get("internal_domains")
-    if configured:
-        return sorted({d.lower().lstrip("@") for d in configured})
+    if isinstance(configured, str):
+        configured = re.split(r"[\s,;]+", configured)
+    domains = sorted({d.strip().lower().lstrip("@") for d in configured or () if isinstance(d, str) and d.strip()})
+    if domains:
+        return domains
     return infer_internal_domains(dict(session.sender_domains()))
 
 
