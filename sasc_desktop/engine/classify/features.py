@@ -810,11 +810,15 @@ _KEYS: dict[tuple, tuple[str, list[str]]] = {}
 def message_set_key(session, options: Optional[FeatureOptions] = None) -> tuple[str, list[str]]:
     """A key of the project's message set (ids and content hashes), feature version, options and
     internal domains. Hashing every row costs ~0.1 s at 5,000 messages, so the key is reused
-    while a cheap fingerprint (count, largest id and its hash, id sum, configured domains) holds."""
+    while a cheap fingerprint holds: count, largest id and its hash, id sum, configured domains,
+    and the count and largest id of ``copies``. The importer adds a copies row for every copy of
+    a message it sees, also when a sender's copy replaces the kept copy of an existing row (new
+    body, Bcc and hash, new edges: no message row is added), so that change is seen too."""
     con = session.store.con
     n, top, total = con.execute("SELECT COUNT(*), MAX(id), TOTAL(id) FROM messages").fetchone()
     top_sha = con.execute("SELECT raw_sha256 FROM messages WHERE id = ?", (top,)).fetchone() if top is not None else None
-    fp = (str(session.paths.root), n, top, total, top_sha, repr(session.settings().get("internal_domains")),
+    copies = tuple(con.execute("SELECT COUNT(*), MAX(id) FROM copies").fetchone())
+    fp = (str(session.paths.root), n, top, total, top_sha, copies, repr(session.settings().get("internal_domains")),
           repr(options or FeatureOptions()))
     hit = _KEYS.get(fp)
     if hit is not None:
