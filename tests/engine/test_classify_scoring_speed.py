@@ -76,11 +76,173 @@ def test_scores_stored_equal_the_model_on_reference_rows(project, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ dense block
-def test_dense_block_equals_per_message_extractors(project):
+# An independent reference for the meta, network and PII columns, written here from what each
+# column means (not through metadata_features / network_features / _meta_net_rows / detect_pii,
+# which the fast path shares): addresses by the standard library's parser, PII by every detector
+# over the whole text with no pre-filter.
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _ref_addresses(header: str) -> list[str]:
+    from email.utils import getaddresses
+    return [a.strip().lower() for _, a in getaddresses([header]) if "@" in a] if header else []
+
+
+def _ref_internal(address: str, domains) -> bool:
+    host = address.split("@")[-1].lower()
+    return any(host == d or host.endswith("." + d) for d in domains)
+
+
+def _ref_first_word(value: str) -> str:
+    words = value.replace('"', " ").replace("'", " ").replace("(", " ").replace(")", " ").split()
+    return words[0].lower() if words else ""
+
+
+def _ref_meta_net(d, domains, central) -> tuple[dict[str, float], dict[str, float]]:
+    """(metadata columns, network columns) of one message."""
+    from datetime import datetime
+    f = {}
+    try:
+        when = datetime.fromisoformat(d.date) if d.date else None
+    except ValueError:
+        when = None
+    for i, day in enumerate(_WEEKDAYS):
+        f[f"weekday_{day}"] = float(when is not None and when.weekday() == i)
+    hour = when.hour if when is not None else None
+    f["hour_night"] = float(hour is not None and 0 <= hour < 6)
+    f["hour_morning"] = float(hour is not None and 6 <= hour < 12)
+    f["hour_afternoon"] = float(hour is not None and 12 <= hour < 18)
+    f["hour_evening"] = float(hour is not None and 18 <= hour < 24)
+    f["weekend"] = float(when is not None and when.weekday() >= 5)
+    f["no_date"] = float(when is None)
+    sender = d.from_addr.lower()
+    f["sender_internal"] = float(bool(sender) and _ref_internal(sender, domains))
+    f["sender_external"] = float(bool(sender) and not _ref_internal(sender, domains))
+    to, cc, bcc = _ref_addresses(d.to), _ref_addresses(d.cc), _ref_addresses(d.bcc)
+    rcpts = []
+    for a in to + cc + bcc:
+        if a not in rcpts:
+            rcpts.append(a)
+    n_int = sum(_ref_internal(a, domains) for a in rcpts)
+    f["n_recipients"] = math.log1p(len(rcpts))
+    f["n_internal_recipients"] = math.log1p(n_int)
+    f["n_external_recipients"] = math.log1p(len(rcpts) - n_int)
+    f["any_external_recipient"] = float(n_int < len(rcpts))
+    f["all_recipients_internal"] = float(len(rcpts) > 0 and n_int == len(rcpts))
+    f["n_cc"] = math.log1p(len(cc))
+    f["has_bcc"] = float(len(bcc) > 0)
+    f["subject_length"] = math.log1p(len(d.subject))
+    f["body_length"] = math.log1p(len(d.body))
+    f["attachment_length"] = math.log1p(len(d.attachments))
+    f["has_attachments"] = float(d.n_attachments > 0)
+    f["n_attachments"] = math.log1p(d.n_attachments)
+    subj = d.subject.lstrip().lower()
+    f["is_reply"] = float(bool(d.in_reply_to) or bool(re.match(r"(re|aw|sv) *:", subj)))
+    head = d.body[:20000].lower()
+    f["is_forward"] = float(bool(re.match(r"(fw|fwd|wg) *:", subj)) or "begin forwarded message" in head
+                            or bool(re.search(r"-+ *forwarded (by|message)", head)))
+    f["has_quoted_original"] = float(bool(re.search(r"--- *original message", head)))
+    f["importance_high"] = float(_ref_first_word(d.importance) == "high")
+    f["importance_low"] = float(_ref_first_word(d.importance) == "low")
+    f["priority_high"] = float(_ref_first_word(d.priority) in ("1", "2", "high", "highest", "urgent"))
+    sens = d.sensitivity_header.lower()
+    f["sensitivity_header_private"] = float("private" in sens or "personal" in sens)
+    f["sensitivity_header_confidential"] = float("confidential" in sens)
+    zero, net = (0.0, 0.0, 0.0, 0.0), {}
+    for m, v in zip(F.NET_MEASURES, central.get(sender, zero)):
+        net[f"sender_{m}"] = float(v)
+    for j, m in enumerate(F.NET_MEASURES):
+        vals = [central.get(a, zero)[j] for a in rcpts]
+        net[f"recipients_min_{m}"] = float(min(vals)) if vals else 0.0
+        net[f"recipients_max_{m}"] = float(max(vals)) if vals else 0.0
+        net[f"recipients_mean_{m}"] = float(sum(vals) / len(vals)) if vals else 0.0
+    return f, net
+
+
+def _ref_pii(text: str) -> dict[str, float]:
+    counts = Counter(kind for kind, *_ in _simple_pii(text))
+    f = {f"{k}_count": math.log1p(counts[k]) for k in P.PII_KINDS}
+    f["any_pii"] = float(sum(counts.values()) > 0)
+    return f
+
+
+def _ref_dense(docs, domains, central) -> np.ndarray:
+    """Meta, PII, network and cue columns in DENSE_NAMES order (cues by cues.cue_features)."""
+    rows = []
+    for d in docs:
+        meta, net = _ref_meta_net(d, domains, central)
+        f = {f"meta:{k}": v for k, v in meta.items()}
+        f.update({f"net:{k}": v for k, v in net.items()})
+        f.update({f"pii:{k}": v for k, v in _ref_pii("\n".join((d.subject, d.body[:F.MAX_TEXT],
+                                                                 d.attachments[:F.MAX_TEXT]))).items()})
+        f.update({f"cue:{k}": v for k, v in Q.cue_features(d.subject, d.body[:F.MAX_TEXT]).items()})
+        assert set(f) == set(F.DENSE_NAMES)
+        rows.append([f[n] for n in F.DENSE_NAMES])
+    return np.array(rows, dtype=np.float64).reshape(len(docs), len(F.DENSE_NAMES))
+
+
+_EDGE_DOCS = [
+    F.DocFields(doc_id="e1", subject="RE: budget", body="ok\n-----Original Message-----\nFrom: x", date="2001-03-10T21:15:00-08:00",
+                from_addr="Ann@Corp.com", to='"Lee, Bob" <bob@corp.com>, c@ext.org, bob@corp.com', cc="d@mail.corp.com, d@mail.corp.com",
+                bcc="e@ext.org", importance='"High"', priority="1 (Highest)", sensitivity_header="Company-Confidential",
+                n_attachments=2, attachments="salary list"),
+    F.DocFields(doc_id="e2", subject="Fwd: SSN 123-45-6789", body="call (503) 555-0123; IBAN BE68 5390 0754 7034 BIC x",
+                date="not a date", from_addr="x@gmail.com", to="undisclosed-recipients:;", priority="non-urgent",
+                importance="not high", sensitivity_header="Personal"),
+    F.DocFields(doc_id="e3", subject="lunch", body="---------------------- Forwarded by Ann Lee/Corp on 01/02/2001\n"
+                "born on the 3rd of March 1970; Scores 57 47 70 21 33 23 45 24; SSN ١٢٣-٤٥-٦٧٨٩",
+                date="2001-03-05T05:59:00+01:00", from_addr="", to="", in_reply_to="<x@y>", importance="low"),
+    F.DocFields(doc_id="e4"),
+]
+
+
+def test_dense_block_equals_an_independent_reference(project):
     s, fm, docs = project
     space = fm.space
-    args = (space.internal_domains_, space.central_, [d for _, d in docs])
-    np.testing.assert_array_equal(F._dense_rows(args), F._dense_rows_reference(args))
+    plain = [d for _, d in docs] + _EDGE_DOCS
+    central = dict(space.central_)
+    central.setdefault("ann@corp.com", (0.5, 0.25, 1.5, 0.125))
+    central.setdefault("bob@corp.com", (0.25, 0.0, 0.75, 0.0))
+    central.setdefault("c@ext.org", (1.0, 0.0, 2.0, 0.5))
+    domains = list(space.internal_domains_) + ["corp.com"]
+    expected = _ref_dense(plain, domains, central)
+    np.testing.assert_array_equal(F._dense_rows((domains, central, plain)), expected)
+    # ... and on the edge messages the reference gives what the columns mean
+    row = dict(zip(F.DENSE_NAMES, expected[len(docs)]))
+    assert row["meta:weekday_sat"] == row["meta:hour_evening"] == row["meta:sender_internal"] == 1.0
+    assert row["meta:n_recipients"] == math.log1p(4) and row["meta:n_internal_recipients"] == math.log1p(2)
+    assert row["meta:n_cc"] == math.log1p(2) and row["meta:has_bcc"] == 1.0 and row["meta:is_forward"] == 0.0
+    assert row["meta:has_quoted_original"] == row["meta:priority_high"] == row["meta:importance_high"] == 1.0
+    assert row["net:sender_pagerank"] == 1.5 and row["net:recipients_max_in_degree"] == 1.0
+    assert row["net:recipients_mean_in_degree"] == (0.25 + 1.0 + 0.0 + 0.0) / 4
+    row = dict(zip(F.DENSE_NAMES, expected[len(docs) + 1]))
+    assert row["meta:no_date"] == row["meta:sender_external"] == row["meta:is_forward"] == 1.0
+    assert row["meta:priority_high"] == row["meta:importance_high"] == 0.0
+    assert row["pii:national_id_count"] == row["pii:phone_count"] == row["pii:iban_count"] == math.log1p(1)
+    row = dict(zip(F.DENSE_NAMES, expected[len(docs) + 2]))
+    assert row["meta:is_forward"] == row["meta:is_reply"] == row["meta:hour_night"] == row["meta:importance_low"] == 1.0
+    assert row["pii:date_of_birth_count"] == math.log1p(1) and row["pii:any_pii"] == 1.0
+    assert row["pii:payment_card_count"] == row["pii:national_id_count"] == 0.0
+    assert row["meta:sender_internal"] == row["meta:sender_external"] == 0.0
+
+
+def test_dense_block_pii_columns_from_placed_pieces():
+    """PII columns of messages built from pieces whose hits are known (no detector involved)."""
+    pieces = {"payment_card": "4111 1111 1111 1111", "national_id": "SSN 123-45-6789", "phone": "(503) 555-0123",
+              "iban": "GB82 WEST 1234 5698 7654 32", "bank_account": "routing 021000021",
+              "date_of_birth": "born on 03/15/1962", "street_address": "221 Baker St"}
+    negatives = ["4111 1111 1111 1112", "GB82 WEST 1234 5698 7654 33", "57 47 70 21 33 23 45 24", "routing 021000022"]
+    rng = np.random.default_rng(7)
+    docs, expected = [], []
+    for i in range(40):
+        counts = {k: int(rng.integers(0, 3)) for k in P.PII_KINDS}
+        parts = [pieces[k] for k, n in counts.items() for _ in range(n)] + list(rng.choice(negatives, 2))
+        rng.shuffle(parts)
+        docs.append(F.DocFields(doc_id=f"p{i}", subject="note", body=" 🙂 ".join(parts) + "\r\n"))
+        expected.append([math.log1p(counts[k]) for k in P.PII_KINDS] + [float(sum(counts.values()) > 0)])
+    got = F._dense_rows(([], {}, docs))
+    cols = [F.DENSE_NAMES.index(f"pii:{n}") for n in F.PII_NAMES]
+    np.testing.assert_array_equal(got[:, cols], np.array(expected))
 
 
 # ------------------------------------------------------------------------------ character n-grams

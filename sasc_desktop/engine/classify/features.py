@@ -30,11 +30,11 @@ import scipy.sparse as sp
 from ..errors import ProjectError
 from ..progress import Progress, ensure
 from . import workers
-from .cues import CUE_NAMES, cue_features
+from .cues import CUE_NAMES
 from .pii import PII_KINDS, detect_pii
 from .workers import _chunks, _parallel, _shares, _warm_pool
 
-FEATURE_VERSION = 7
+FEATURE_VERSION = 8
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -172,7 +172,7 @@ META_NAMES: tuple[str, ...] = (
     "n_recipients", "n_internal_recipients", "n_external_recipients", "any_external_recipient",
     "all_recipients_internal", "n_cc", "has_bcc",
     "subject_length", "body_length", "attachment_length", "has_attachments", "n_attachments",
-    "is_reply", "is_forward",
+    "is_reply", "is_forward", "has_quoted_original",
     "importance_high", "importance_low", "priority_high", "sensitivity_header_private",
     "sensitivity_header_confidential",
 )
@@ -232,6 +232,11 @@ def network_features(doc: DocFields, central: dict[str, tuple[float, float, floa
     """The sender's centralities and the min/max/mean of the recipients' (NET_NAMES order); one
     message through :func:`_meta_net_rows`."""
     return dict(zip(NET_NAMES, _meta_net_rows([doc], (), central)[0][len(META_NAMES):]))
+
+
+# The dense block's columns, in order: metadata, PII, network, cues.
+DENSE_NAMES: tuple[str, ...] = (tuple(f"meta:{n}" for n in META_NAMES) + tuple(f"pii:{n}" for n in PII_NAMES)
+                                + tuple(f"net:{n}" for n in NET_NAMES) + tuple(f"cue:{n}" for n in CUE_NAMES))
 
 
 # ------------------------------------------------------------------------------ the feature space
@@ -299,6 +304,7 @@ class FeatureSpace:
                       progress: Optional[Progress] = None) -> sp.csr_matrix:
         progress = ensure(progress)
         o = self.options
+        self.__dict__.pop("names_", None)  # the dense columns are this version's (see _dense_names)
         self.internal_domains_ = list(internal_domains)
         self.central_ = central
         self.vectorizers_ = {}
@@ -336,9 +342,7 @@ class FeatureSpace:
             vec = self.vectorizers_[name]
             if vec is not None:
                 names += [f"{name}:{t}" for t in vec.get_feature_names_out()]
-        names += [f"meta:{n}" for n in META_NAMES] + [f"pii:{n}" for n in PII_NAMES] + [f"net:{n}" for n in NET_NAMES]
-        names += [f"cue:{n}" for n in CUE_NAMES]
-        return names
+        return names + list(DENSE_NAMES)
 
     def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
         chunks = _chunks(docs, _text_size)
@@ -349,12 +353,25 @@ class FeatureSpace:
                 return np.vstack(parts)
         return _dense_rows((self.internal_domains_, self.central_, docs))
 
+    def _dense_names(self) -> list[str]:
+        """The dense columns this space was fitted on: DENSE_NAMES of the version that fitted it
+        (a space saved in a model keeps its columns when a later version adds features)."""
+        names = self.__dict__.get("names_")
+        return list(DENSE_NAMES) if names is None else names[len(names) - len(self.mean_):]
+
     def _dense_scaled(self, dense: np.ndarray) -> sp.csr_matrix:
+        """Scaled and weighted dense columns from ``dense`` (the DENSE_NAMES columns)."""
+        fitted = self._dense_names()
+        if fitted != list(DENSE_NAMES):
+            col = {n: j for j, n in enumerate(DENSE_NAMES)}
+            gone = [n for n in fitted if n not in col]
+            if gone:
+                raise ProjectError(f"this model uses features this version no longer computes ({', '.join(gone[:5])}); "
+                                   "retrain it")
+            dense = dense[:, [col[n] for n in fitted]]
         z = np.clip((dense - self.mean_) / self.std_, -5, 5)
         w = self.options.weights
-        nm, npii = len(META_NAMES), len(PII_NAMES)
-        scale = np.r_[np.full(nm, w["meta"]), np.full(npii, w["pii"]), np.full(len(NET_NAMES), w["net"]),
-                      np.full(len(CUE_NAMES), w.get("cue", 0.0))]
+        scale = np.array([w.get("cue", 0.0) if n.startswith("cue:") else w[n.partition(":")[0]] for n in fitted])
         return sp.csr_matrix((z * scale).astype(np.float32))
 
     def transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
@@ -431,22 +448,6 @@ def _space_of(payload: tuple[str, bytes]) -> "FeatureSpace":
             _SPACES.clear()
         _SPACES[key] = space
     return space
-
-
-def _dense_rows_reference(args) -> np.ndarray:
-    """The dense block one message at a time with the plain extractors: the oracle
-    :func:`_dense_rows` is tested against."""
-    internal_domains, central, docs = args
-    rows = []
-    for d in docs:
-        m = metadata_features(d, internal_domains)
-        p = pii_features("\n".join((d.subject, d.body[:MAX_TEXT], d.attachments[:MAX_TEXT])))
-        n = network_features(d, central)
-        c = cue_features(d.subject, d.body[:MAX_TEXT])
-        rows.append([m[k] for k in META_NAMES] + [p[k] for k in PII_NAMES] + [n[k] for k in NET_NAMES]
-                    + [c[k] for k in CUE_NAMES])
-    width = len(META_NAMES) + len(PII_NAMES) + len(NET_NAMES) + len(CUE_NAMES)
-    return np.asarray(rows, dtype=np.float64).reshape(len(docs), width)
 
 
 _LOG1P = np.array([math.log1p(i) for i in range(4096)])  # math.log1p, as the extractors use
@@ -595,8 +596,9 @@ def _pii_block(docs: Sequence[DocFields]) -> np.ndarray:
 
 
 def _dense_rows(args) -> np.ndarray:
-    """The dense block (meta, pii, net, cue) of these messages: equal to
-    :func:`_dense_rows_reference`, with PII and cue counts found batch-wise."""
+    """The dense block (DENSE_NAMES: meta, pii, net, cue) of these messages, PII and cue counts
+    found batch-wise; tests/engine/test_classify_scoring_speed.py holds an independent
+    per-message reference it must equal."""
     internal_domains, central, docs = args
     nm = len(META_NAMES)
     mn = np.asarray(_meta_net_rows(docs, internal_domains, central), dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
@@ -605,15 +607,28 @@ def _dense_rows(args) -> np.ndarray:
 
 _M = {n: i for i, n in enumerate(META_NAMES)}
 _HOUR_COL = [_M["hour_night"]] * 6 + [_M["hour_morning"]] * 6 + [_M["hour_afternoon"]] * 6 + [_M["hour_evening"]] * 6
-# Forward markers (an "Fw:" line, "----- Original Message", "--- Forwarded by"), kept apart:
-# each begins with a character the regex engine skips to.
-_FORWARD_PARTS = (re.compile(r"^\s*(fw|fwd|wg)\s*:", re.I | re.M), re.compile(r"-----\s*original message", re.I),
-                  re.compile(r"--*\s*forwarded by", re.I))
+# A forward: the subject begins "Fw:", "Fwd:" (German "WG:"), or the body carries a mail
+# program's forward marker: Lotus Notes' "----- Forwarded by", Gmail's "---------- Forwarded
+# message", Thunderbird's "-------- Forwarded Message", Apple Mail's "Begin forwarded message:".
+# Outlook's "-----Original Message-----" heads the quoted original of replies and forwards alike
+# (its forwards have an "FW:" subject): it is the separate has_quoted_original feature.
+_FORWARD_SUBJECT = re.compile(r"\s*(?:fw|fwd|wg)\s*:", re.I)
+_FORWARD_BODY = re.compile(r"-+ *forward(?:ed by\b|ed message\b)|begin forwarded message\s*:", re.I)
+_QUOTED_ORIGINAL = re.compile(r"-{3,} *original message\b", re.I)
 
 
-def _is_forward(text: str) -> bool:
-    """Whether the text carries a forward marker."""
-    return any(p.search(text) is not None for p in _FORWARD_PARTS)
+def _is_forward(subject: str, body: str) -> bool:
+    """Whether the message is a forward: an "Fw:"/"Fwd:" subject or a forward marker in the body."""
+    return _FORWARD_SUBJECT.match(subject) is not None or _FORWARD_BODY.search(body) is not None
+
+
+_HEADER_TOKEN = re.compile(r"""[\s"'(]*([^\s"'()]*)""")
+
+
+def _header_token(value: str) -> str:
+    """The first word of a header value, lower case, quotes and brackets aside:
+    "High" -> "high", '"1 (Highest)"' -> "1", "non-urgent" -> "non-urgent"."""
+    return _HEADER_TOKEN.match(value).group(1).lower()
 
 
 def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
@@ -669,11 +684,15 @@ def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
         f[i["has_attachments"]] = float(doc.n_attachments > 0)
         f[i["n_attachments"]] = log1p(doc.n_attachments)
         f[i["is_reply"]] = float(bool(doc.in_reply_to) or bool(_REPLY.match(doc.subject)))
-        f[i["is_forward"]] = float(_is_forward(doc.subject) or _is_forward(doc.body[:20000]))
-        imp, pri, sens = doc.importance.lower(), doc.priority.lower(), doc.sensitivity_header.lower()
-        f[i["importance_high"]] = float("high" in imp)
-        f[i["importance_low"]] = float("low" in imp)
-        f[i["priority_high"]] = float("urgent" in pri or "high" in pri or pri.strip().startswith(("1", "2")))
+        head = doc.body[:20000]
+        f[i["is_forward"]] = float(_is_forward(doc.subject, head))
+        f[i["has_quoted_original"]] = float(_QUOTED_ORIGINAL.search(head) is not None)
+        # Importance: high | normal | low; X-Priority: 1 (Highest) .. 5 (Lowest); Priority:
+        # urgent | normal | non-urgent. The first word decides ("not high", "non-urgent" do not).
+        imp, pri, sens = _header_token(doc.importance), _header_token(doc.priority), doc.sensitivity_header.lower()
+        f[i["importance_high"]] = float(imp == "high")
+        f[i["importance_low"]] = float(imp == "low")
+        f[i["priority_high"]] = float(pri in ("urgent", "high", "highest", "1", "2"))
         f[i["sensitivity_header_private"]] = float("private" in sens or "personal" in sens)
         f[i["sensitivity_header_confidential"]] = float("confidential" in sens)
         # network_features

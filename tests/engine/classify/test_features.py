@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from sasc_desktop.engine.classify.features import (DocFields, META_NAMES, NET_NAMES, addresses, infer_internal_domains,
-                                                   is_internal, metadata_features, network_centralities,
-                                                   network_features, pii_features)
+                                                   is_internal, is_public_mail_domain, metadata_features,
+                                                   network_centralities, network_features, pii_features)
 from sasc_desktop.engine.classify.judgments_io import enron_judgments
 from sasc_desktop.engine.classify.model import best_threshold
 
@@ -19,6 +19,55 @@ def test_addresses_and_internal():
     assert infer_internal_domains({}) == []
 
 
+def test_internal_domains_need_a_clear_share_and_are_never_webmail():
+    # no domain stands out: nothing is inferred
+    assert infer_internal_domains({"a.com": 1, "b.com": 1, "c.org": 1}) == []
+    assert infer_internal_domains({"a.com": 10, "b.com": 6, "c.org": 4}) == []            # 10 < 2 x 6
+    assert infer_internal_domains({"a.com": 29, **{f"d{i}.org": 1 for i in range(71)}}) == []  # 29% of 100
+    assert infer_internal_domains({"a.com": 30, **{f"d{i}.org": 1 for i in range(70)}}) == ["a.com"]  # 30%
+    # public webmail is never internal, whatever its share (it still counts in the total)
+    assert infer_internal_domains({"gmail.com": 10, "yahoo.com": 4, "hotmail.com": 3}) == []
+    assert infer_internal_domains({"hotmail.com": 149, "yahoo.co.uk": 126, "mail.yahoo.com": 90, "corp.com": 60}) == []
+    assert infer_internal_domains({"gmail.com": 50, "corp.com": 40, "x.org": 10}) == ["corp.com"]
+    # subdomains count for their parent, and are internal through it
+    assert infer_internal_domains({"corp.com": 20, "mail.corp.com": 20, "x.org": 10}) == ["corp.com"]
+    assert infer_internal_domains({"mail.corp.com": 40, "x.org": 15}) == ["mail.corp.com", "x.org"]
+    assert infer_internal_domains({" Corp.COM ": 5, "corp.com": 1}) == ["corp.com"]
+    assert [d for d in ["yahoo.co.uk", "mail.yahoo.com", "hotmail.fr", "gmx.at", "live.com", "enron.com",
+                        "yahoo-inc.com", "live.example.org", "aol.com"] if is_public_mail_domain(d)] == [
+        "yahoo.co.uk", "mail.yahoo.com", "hotmail.fr", "gmx.at", "live.com", "aol.com"]
+
+
+def test_forward_and_quoted_original_markers():
+    def f(subject="", body=""):
+        m = metadata_features(DocFields(doc_id="d", subject=subject, body=body), [])
+        return m["is_forward"], m["has_quoted_original"], m["is_reply"]
+    outlook = "see below\n\n -----Original Message-----\nFrom: a\nSent: ...\n"
+    assert f("RE: lunch", outlook) == (0.0, 1.0, 1.0)                      # an Outlook reply
+    assert f("FW: lunch", outlook) == (1.0, 1.0, 0.0)                      # an Outlook forward
+    assert f("Fwd: lunch") == (1.0, 0.0, 0.0) and f("  wg: x") == (1.0, 0.0, 0.0)
+    assert f("RE: FW: lunch") == (0.0, 0.0, 1.0)                           # a reply to a forward
+    assert f("lunch", "fyi\n---------------------- Forwarded by Jeff Dasovich/NA/Enron on 03/15/2001") == (1.0, 0.0, 0.0)
+    assert f("x", "---------- Forwarded message ---------\nFrom: a") == (1.0, 0.0, 0.0)
+    assert f("x", "-------- Forwarded Message --------\nSubject: y") == (1.0, 0.0, 0.0)
+    assert f("x", "Begin forwarded message:\n\nFrom: a") == (1.0, 0.0, 0.0)
+    assert f("x", "----- Original Message -----\nFrom: a") == (0.0, 1.0, 0.0)   # Outlook Express
+    # not markers: prose, a quoted "Subject: FW:" line, a body line starting "Fw:"
+    assert f("x", "this was forwarded by Jeff yesterday; the original message is lost") == (0.0, 0.0, 0.0)
+    assert f("x", "Subject: FW: lunch\nFw: this line") == (0.0, 0.0, 0.0)
+
+
+def test_priority_and_importance_are_exact_tokens():
+    def f(importance="", priority=""):
+        m = metadata_features(DocFields(doc_id="d", importance=importance, priority=priority), [])
+        return m["importance_high"], m["importance_low"], m["priority_high"]
+    assert f("High") == (1.0, 0.0, 0.0) and f('"high"') == (1.0, 0.0, 0.0) and f(" LOW ") == (0.0, 1.0, 0.0)
+    assert f("not high") == (0.0, 0.0, 0.0) and f("Normal") == (0.0, 0.0, 0.0) and f("highish") == (0.0, 0.0, 0.0)
+    for p, high in [("1 (Highest)", 1.0), ("2 (High)", 1.0), ("3 (Normal)", 0.0), ("5 (Lowest)", 0.0), ("urgent", 1.0),
+                    ("Urgent", 1.0), ("non-urgent", 0.0), ("normal", 0.0), ("High", 1.0), ("12", 0.0), ('"1"', 1.0)]:
+        assert f(priority=p)[2] == high, p
+
+
 def test_metadata_features_exact():
     doc = DocFields(doc_id="d", subject="RE: lunch", body="hello\n-----Original Message-----\n", attachments="abc",
                     n_attachments=2, date="2001-03-10T21:15:00-08:00", from_addr="a@corp.com",
@@ -27,7 +76,7 @@ def test_metadata_features_exact():
     f = metadata_features(doc, ["corp.com"])
     assert set(f) == set(META_NAMES)
     expect_ones = {"weekday_sat", "weekend", "hour_evening", "sender_internal", "any_external_recipient", "has_attachments",
-                   "is_reply", "is_forward", "importance_high", "sensitivity_header_private"}
+                   "is_reply", "has_quoted_original", "importance_high", "sensitivity_header_private"}
     for k in expect_ones:
         assert f[k] == 1.0, k
     assert f["n_recipients"] == pytest.approx(math.log1p(3))
