@@ -13,6 +13,7 @@ from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QToolButton
 
+from ..engine.classify import DEFAULT_KIND
 from ..engine.errors import Cancelled, ProjectError, SascError
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
 from ..engine.session import Session
@@ -28,7 +29,7 @@ from .worker import Task, Worker
 log = logging.getLogger("sasc_desktop.gui")
 
 SAMPLE_QUERIES = ("meeting", "report", "contract", "budget", "schedule", "please")
-TRAIN_KIND = "or"  # the model kind `sasc classify train` fits by default (cli/classify_cmds.py)
+TRAIN_KIND = DEFAULT_KIND  # the kind `sasc classify train` fits by default: logistic regression
 
 
 def project_info(session: Session) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
+from sasc_desktop.engine.classify import DEFAULT_KIND
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.evidence import sensitivity_html
 
@@ -88,7 +89,7 @@ def test_training_from_the_menu(qtbot, window, judged, monkeypatch):
     # what was trained: every judged message of the current persona, the CLI's default kind
     n_sensitive = sum(judged["labels"].values())
     assert (info.persona, info.kind, info.n_train, info.n_positive, info.n_scored) == (
-        "holly-palmer", "or", 90, n_sensitive, 90)
+        "holly-palmer", DEFAULT_KIND, 90, n_sensitive, 90)
     assert 0 < n_sensitive < 90
     assert [Path(info.path)] == model_files(root)
     # the finish message, exactly, built from the returned ModelInfo
@@ -166,7 +167,7 @@ def test_an_old_model_file_points_at_the_menu_and_training_replaces_it(qtbot, wi
     from sasc_desktop.engine.project.modelfile import write_model_file
     root = judged["root"]
     with Session.open(root) as s:
-        train(s, "holly-palmer", kind="lr")
+        train(s, "holly-palmer", kind="svm")  # another kind than the menu's, so its training is a full fit
         path = _model_path(s, "holly-palmer")
         model = load_model(s, "holly-palmer")
         write_model_file(path, MODEL_FORMAT, 1, {"persona": "holly-palmer", "model": model})
@@ -224,7 +225,7 @@ def test_cancelling_a_training_keeps_what_was_saved(qtbot, window, judged, monke
     # while its first inner fit runs (held until then, so the test cannot race it)
     from sasc_desktop.engine.classify import train
     with Session.open(root) as s:
-        train(s, "holly-palmer", kind="lr")
+        train(s, "holly-palmer", kind="svm")  # another kind than the menu's, so its training is a full fit
     before = saved_state(root)
     assert len(before[0]) == 1 and len(before[2]) == 90
     held = HeldTraining(monkeypatch)
