@@ -240,13 +240,14 @@ class Session:
         from .classify import persona_ids
         return persona_ids(self)
 
-    def import_judgments(self, qrels=None, sensitivity=None, topics=None, personas=None) -> dict[str, int]:
+    def import_judgments(self, qrels=None, sensitivity=None, topics=None, personas=None, reasons=None, *,
+                         replace: bool = False, progress: Optional[Progress] = None) -> dict[str, int]:
         from .classify import import_judgments
-        return import_judgments(self, qrels, sensitivity, topics, personas)
+        return import_judgments(self, qrels, sensitivity, topics, personas, reasons, replace=replace, progress=progress)
 
-    def import_categories(self, folder, progress: Optional[Progress] = None) -> dict[str, int]:
+    def import_categories(self, folder, progress: Optional[Progress] = None, *, replace: bool = False) -> dict[str, int]:
         from .classify import import_categories
-        return import_categories(self, folder, progress)
+        return import_categories(self, folder, progress, replace=replace)
 
     def train_classifier(self, persona: str, progress: Optional[Progress] = None, **options: Any):
         from .classify import train

@@ -303,6 +303,7 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
     imp.personas += [{"id": p, "name": p} for p in missing]
     progress.update(len(steps), len(steps) + 1, "saving judgments")
     changed = _commit(session, imp, replace)
+    progress.update(len(steps) + 1, len(steps) + 1, "judgments saved")
     return {"personas": len(imp.personas), "topics": len(imp.topics), "qrels": len(imp.qrels),
             "sensitivity": len(imp.sensitivity), "reasons": sum(len(r) for r in imp.reasons.values()),
             "not_in_project": _not_in_project(session, imp.doc_ids()), **changed}

@@ -452,3 +452,28 @@ def test_13_dont_know_is_imported_and_left_out_of_training(tmp_path):
                                          r"\(sensitive\) or -1 \(I don't know\), got -2"):
         read_sensitivity(_write(tmp_path / "s2.txt", "p m0@x -2\n"))
     s.close()
+
+
+def test_5_the_session_facade_passes_replace_reasons_and_progress(tmp_path):
+    """The GUI and scripts import through Session: it refuses and replaces exactly as the engine
+    functions do, and passes reasons and progress through."""
+    from sasc_desktop.engine.progress import Progress
+    mail = _cats_collection(tmp_path, LABELS)        # r0: sensitive, r1: sensitive, r2: not
+    s = _project(tmp_path, mail)
+    hand = _write(tmp_path / "hand.sens", f"{DANA} r0@corp.com 0\n{DANA} r1@corp.com 0\n")
+    why = _write(tmp_path / "hand.reasons", f"r2@corp.com\t{DANA}\tlegal\n")
+    seen = []
+    counts = s.import_judgments(sensitivity=hand, reasons=why, progress=Progress(lambda d, t, m: seen.append((d, t))))
+    assert counts["sensitivity"] == 2 and seen and seen[-1][0] == seen[-1][1]
+    assert sensitivity_reasons(s, DANA) == {"r2@corp.com": ["legal"]}
+    before = _snapshot(s)
+    with pytest.raises(InputError) as err:
+        s.import_categories(mail)
+    assert str(err.value) == (f"this import would change 3 judgments another import made (2 sensitivity levels "
+                              f"from {hand}; 1 set of reasons from {why}); nothing was imported. "
+                              "To replace them, import again with --replace.")
+    assert _snapshot(s) == before
+    assert s.import_categories(mail, replace=True)["changed"] == 3
+    assert sensitivity_reasons(s, DANA) == {"r0@corp.com": ["legal", "secrecy"], "r1@corp.com": ["personal"]}
+    assert J.sensitivity(s.store, DANA) == {"r0@corp.com": 1, "r1@corp.com": 1, "r2@corp.com": 0}
+    s.close()
