@@ -13,6 +13,7 @@ sensitivity cue counts (see :mod:`.cues`).
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import re
 import os
@@ -33,6 +34,8 @@ from . import workers
 from .cues import CUE_NAMES
 from .pii import PII_KINDS, detect_pii
 from .workers import _chunks, _parallel, _shares, _warm_pool
+
+log = logging.getLogger(__name__)
 
 FEATURE_VERSION = 8
 CACHE_FORMAT = "sasc-features"
@@ -863,6 +866,29 @@ _MEMO: dict[tuple[str, str], FeatureMatrix] = {}
 _MEMO_LOCK = threading.Lock()
 
 
+def _write_cache(session, path: Path, fm: FeatureMatrix) -> None:
+    """Save the matrix as the on-disk cache. Only a cache: where the models folder cannot be
+    written (read-only medium, no permission, disk full) the work goes on without it."""
+    import joblib
+
+    # A name of its own per writer: two processes building the same cache must not rename each
+    # other's half-written file.
+    tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+    try:
+        Path(session.paths.models).mkdir(parents=True, exist_ok=True)
+        for old in Path(session.paths.models).glob("features-*.joblib"):
+            old.unlink(missing_ok=True)
+        joblib.dump({"format": CACHE_FORMAT, "version": FEATURE_VERSION, "ids": fm.ids, "doc_ids": fm.doc_ids,
+                     "X": fm.X, "space": fm.space}, tmp)
+        tmp.replace(path)
+    except OSError as exc:
+        log.warning("feature cache not saved in %s: %s", session.paths.models, exc)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 def project_features(session, progress: Optional[Progress] = None,
                      options: Optional[FeatureOptions] = None) -> FeatureMatrix:
     """The feature matrix of every message in the project, from memory, the on-disk cache
@@ -893,15 +919,7 @@ def project_features(session, progress: Optional[Progress] = None,
         space = FeatureSpace(options)
         X = space.fit_transform([d for _, d in docs], domains, central, progress)
         fm = FeatureMatrix(key, np.array([i for i, _ in docs], dtype=np.int64), [d.doc_id for _, d in docs], X, space)
-        Path(session.paths.models).mkdir(parents=True, exist_ok=True)
-        for old in Path(session.paths.models).glob("features-*.joblib"):
-            old.unlink(missing_ok=True)
-        # A name of its own per writer: two processes building the same cache must not
-        # rename each other's half-written file.
-        tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-        joblib.dump({"format": CACHE_FORMAT, "version": FEATURE_VERSION, "ids": fm.ids, "doc_ids": fm.doc_ids,
-                     "X": fm.X, "space": space}, tmp)
-        tmp.replace(path)
+        _write_cache(session, path, fm)
     with _MEMO_LOCK:
         for k in [k for k in _MEMO if k[0] == memo_key[0]]:
             del _MEMO[k]

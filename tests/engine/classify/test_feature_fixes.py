@@ -127,3 +127,37 @@ def test_a_space_fitted_before_a_feature_was_added_transforms_with_its_own_colum
     gone.names_ = gone.names_[:-1] + ["cue:no_such_cue"]
     with pytest.raises(ProjectError, match=r"no longer computes \(cue:no_such_cue\); retrain it"):
         gone.transform(docs)
+
+
+def test_features_are_built_where_the_models_folder_cannot_be_written(tmp_path):
+    """The on-disk feature cache is only a cache: with no writable models folder (a read-only
+    folder, or, as root, a file in its place) the matrix is still built and equals the one built
+    with the folder writable; nothing is left behind."""
+    import os
+    _write(tmp_path / "in", "a.eml", _A)
+    _write(tmp_path / "in", "b.eml", _B)
+    s = Session.create(tmp_path / "proj")
+    s.ingest([tmp_path / "in"], workers=0)
+    models = s.paths.models
+    models.mkdir(parents=True, exist_ok=True)
+    os.chmod(models, 0o555)
+    as_file = os.access(models, os.W_OK)  # root: permissions do not stop a write
+    if as_file:
+        os.chmod(models, 0o755)
+        models.rmdir()
+        models.write_bytes(b"not a folder")
+    try:
+        F._MEMO.clear()
+        blocked = F.project_features(s)
+        assert blocked.X.shape[0] == 2
+        assert (models.read_bytes() == b"not a folder") if as_file else (list(models.iterdir()) == [])
+    finally:
+        if as_file:
+            models.unlink()
+        else:
+            os.chmod(models, 0o755)
+    F._MEMO.clear()
+    fresh = F.project_features(s)
+    assert [p.name for p in models.iterdir()] == [f"features-{fresh.key}.joblib"]
+    assert fresh.doc_ids == blocked.doc_ids and _csr_equal(fresh.X, blocked.X)
+    s.close()
