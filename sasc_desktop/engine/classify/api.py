@@ -524,10 +524,18 @@ def nested_cv(X, y: np.ndarray, splits, kind: str = DEFAULT_KIND, beta: float = 
     cross-validation) on the training rows of X and y only; its test rows are only predicted.
     Returns per fold the model, the test rows and their probabilities."""
     progress = ensure(progress)
-    out = []
+    out, k = [], len(splits)
     for i, (tr, te) in enumerate(splits):
-        progress.update(i, len(splits), f"fold {i + 1} of {len(splits)}")
-        m = SensitivityClassifier(kind=kind, beta=beta, random_state=seed).fit(X[tr], y[tr])
+        progress.update(i, k, f"fold {i + 1} of {k}")
+
+        def inner(d: int, t: Optional[int], _message: str, i: int = i) -> None:
+            # The fold's inner fits report as fold i + d/t of k, and a cancel stops the run at
+            # the next inner fit, not only between folds.
+            if t:
+                progress.update(i * t + d, k * t, f"fold {i + 1} of {k}")
+            else:
+                progress.check()
+        m = SensitivityClassifier(kind=kind, beta=beta, random_state=seed).fit(X[tr], y[tr], Progress(inner))
         out.append({"model": m, "test": np.asarray(te), "prob": m.proba_positive(X[te])})
     progress.update(len(splits), len(splits), "done")
     return out
