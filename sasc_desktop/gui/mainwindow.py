@@ -23,6 +23,7 @@ from .errors import show_error
 from .help import ShortcutsPanel
 from .import_dialog import ImportDialog
 from .preferences import PreferencesDialog
+from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
 from .search import SYNTAX_HELP, SearchPanel, run_search
 from .worker import Task, Worker
 
@@ -64,6 +65,13 @@ def train_current_persona(session: Session, progress) -> tuple[str, Any]:
 IMPORT_WHILE_TRAINING = ("A sensitivity model is being trained: import when it has finished, or cancel "
                          "it first (Tools ▸ Cancel training, or Cancel training in the status bar)")
 TRAINING_CANCELLED = "Training cancelled; the saved sensitivity model and its scores are unchanged"
+IMPORT_WHILE_CHECKING = ("The sensitivity model's quality is being checked: import when it has finished, or "
+                         "cancel it first (Cancel check in the Check model quality window)")
+CHECK_WHILE_TRAINING = ("A sensitivity model is being trained: check its quality when it has finished, or cancel "
+                        "it first (Tools ▸ Cancel training)")
+CHECK_WHILE_IMPORTING = "Mail is being imported: check the model's quality when the import has finished"
+CHECK_WHILE_LOADING = "A project is being opened: check the model's quality when it is open"
+CHECK_CANCELLED = "Model quality check cancelled; nothing in the project changed"
 
 
 def preload_classifier() -> threading.Thread:
@@ -111,6 +119,9 @@ class MainWindow(QMainWindow):
     model_trained = Signal(object)      # ModelInfo
     training_failed = Signal(object)    # the exception
     training_cancelled = Signal()
+    quality_checked = Signal(object)        # check_current_persona's value (persona, result, ...)
+    quality_check_failed = Signal(object)   # the exception
+    quality_check_cancelled = Signal()
 
     def __init__(self, state: Optional[AppState] = None, show_dialogs: bool = True):
         super().__init__()
@@ -128,6 +139,7 @@ class MainWindow(QMainWindow):
         self.error_dialogs: list[QMessageBox] = []
         self.import_dialog: Optional[ImportDialog] = None
         self.prefs_dialog: Optional[PreferencesDialog] = None
+        self.quality_dialog: Optional[QualityDialog] = None
         self._doc_seq = 0
         self._importing = False
         self._loading = 0              # projects being opened: no training starts meanwhile
@@ -135,6 +147,7 @@ class MainWindow(QMainWindow):
         self._requested_doc: Optional[str] = None  # the message last asked for (shown or on its way)
         self._late_training: Optional[tuple] = None  # how a training stopped by a project open ended
         self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
+        self._check_task: Optional[Task] = None  # the running model quality check (Tools ▸ Check model quality…)
         self._preload: Optional[threading.Thread] = None
         self._search_seq = 0
 
@@ -183,6 +196,9 @@ class MainWindow(QMainWindow):
         self.tools_menu = t
         self.train_action = self._action(t, "&Train sensitivity model…", self.train_model, QKeySequence("Ctrl+Shift+T"))
         self.train_action.setStatusTip("Train the current persona's sensitivity classifier on its judged messages")
+        self.quality_action = self._action(t, "Check model &quality…", self.show_quality)
+        self.quality_action.setStatusTip("How good would the current persona's sensitivity model be? "
+                                         "Honest cross-validation on its judged messages; nothing is changed")
         # No Esc: a training of minutes must not end because Esc was pressed in the query box.
         self.cancel_train_action = self._action(t, "&Cancel training", self.cancel_training)
         self.cancel_train_action.setStatusTip("Stop the training; the saved model and its scores stay as they were")
@@ -256,12 +272,17 @@ class MainWindow(QMainWindow):
         self._update_train_action()
 
     def _update_train_action(self) -> None:
-        """Training needs an open project with personas, and one training at a time."""
+        """Training needs an open project with personas, and one training at a time; a training,
+        a model quality check and an import never overlap."""
         has_personas = bool(self.info and self.info.get("personas"))
-        self.train_action.setEnabled(has_personas and not (self._training or self._importing or self._loading > 0))
-        self.import_action.setEnabled(self.info is not None and not self._training)
+        self.train_action.setEnabled(has_personas and not (self._training or self._checking or self._importing
+                                                           or self._loading > 0))
+        self.import_action.setEnabled(self.info is not None and not (self._training or self._checking))
+        self.quality_action.setEnabled(has_personas)
         self.cancel_train_action.setEnabled(self._train_task is not None)
         self.cancel_button.setVisible(self._train_task is not None)
+        if self.quality_dialog is not None:
+            self.quality_dialog.set_blocked(self._check_refusal())
 
     # errors -----------------------------------------------------------------------------
     def show_error(self, title: str, exc: BaseException, details: str = "") -> QMessageBox:
@@ -325,9 +346,13 @@ class MainWindow(QMainWindow):
         # and none starts until the new one is open.
         if self._train_task is not None:
             self.cancel_training()
+        if self._check_task is not None:  # likewise a model quality check; its late callbacks do nothing
+            self._check_task.cancel()
         self._loading += 1
         self._project_gen += 1
         self._late_training = None
+        if self.quality_dialog is not None:
+            self.quality_dialog.clear()
         self._update_train_action()
 
         def op(progress):
@@ -349,6 +374,7 @@ class MainWindow(QMainWindow):
         def failed(exc):
             self._loading -= 1
             self._update_train_action()
+            self._update_quality_persona()
             self.show_error(label, exc, _details(exc))
             late, self._late_training = self._late_training, None
             if late is not None:  # the project stays open: say how the training stopped for the open ended
@@ -371,6 +397,7 @@ class MainWindow(QMainWindow):
         self.search_panel.summary.setText("")
         self.doc_view.clear("Search the collection, then open a result to read it here.")
         self._update_status()
+        self._update_quality_persona()
         if info.get("personas") and self._preload is None:
             self._preload = preload_classifier()
         self.flash(f"Opened {info['root']}", 5000)
@@ -401,6 +428,7 @@ class MainWindow(QMainWindow):
         self.info = info
         self._update_status()
         self._update_train_action()
+        self._update_quality_persona()
 
     def ask_new_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the new project", str(Path.home()))
@@ -537,9 +565,11 @@ class MainWindow(QMainWindow):
         return self.import_dialog
 
     def _start_import(self, sources, on_progress, on_done, on_error) -> Task:
-        if self._training:  # the dialog was open when the training started: say why not now
+        if self._training or self._checking:  # the dialog was open when the job started: say why not now
+            why = IMPORT_WHILE_TRAINING if self._training else IMPORT_WHILE_CHECKING
+
             def refuse(_progress):
-                raise SascError(IMPORT_WHILE_TRAINING)
+                raise SascError(why)
             return self.worker.run(refuse, on_done, on_error, label="Importing mail")
         self._importing = True
         self._update_train_action()
@@ -565,8 +595,8 @@ class MainWindow(QMainWindow):
         worker (search and reading go on meanwhile), then re-run the current search and reload
         the message shown (or just asked for), so the sensitivity column and the evidence line
         show the new model. Callbacks arriving after another project was opened do nothing."""
-        if (self.info is None or not self.info.get("personas") or self._training or self._importing
-                or self._loading > 0):
+        if (self.info is None or not self.info.get("personas") or self._training or self._checking
+                or self._importing or self._loading > 0):
             return None
         gen = self._project_gen
         self.flash("Training the sensitivity model…", 3000)  # then its own line beside the Cancel button
@@ -641,6 +671,110 @@ class MainWindow(QMainWindow):
             self.cancel_train_action.setEnabled(False)
             self.flash("Cancelling the training…", 0)
 
+    # model quality ----------------------------------------------------------------------
+    @property
+    def _checking(self) -> bool:
+        return self._check_task is not None
+
+    def _check_refusal(self) -> Optional[str]:
+        """Why a model quality check may not start now, or None."""
+        if self._loading > 0:
+            return CHECK_WHILE_LOADING
+        if self._training:
+            return CHECK_WHILE_TRAINING
+        if self._importing:
+            return CHECK_WHILE_IMPORTING
+        return None
+
+    def _update_quality_persona(self) -> None:
+        """The dialog names the persona a check would cover: the one the document view explains
+        (the active persona, else the first: load_sensitivity's choice)."""
+        if self.quality_dialog is None:
+            return
+        personas = (self.info or {}).get("personas") or []
+        active = (self.info or {}).get("settings", {}).get("active_persona")
+        chosen = next((p for p in personas if p["id"] == active), personas[0] if personas else None)
+        self.quality_dialog.set_persona(None if chosen is None else (chosen.get("name") or chosen["id"]))
+
+    def show_quality(self) -> Optional[QualityDialog]:
+        """Tools ▸ Check model quality…: the non-modal dialog for the current persona."""
+        if self.info is None:
+            return None
+        if self.quality_dialog is None:
+            self.quality_dialog = QualityDialog(self, self.check_quality)
+        self._update_quality_persona()
+        self.quality_dialog.set_blocked(self._check_refusal())
+        self.quality_dialog.show()
+        self.quality_dialog.raise_()
+        self.quality_dialog.activateWindow()
+        return self.quality_dialog
+
+    def check_quality(self, options: dict[str, Any], on_progress: Callable, on_done: Callable,
+                      on_error: Callable) -> Optional[Task]:
+        """Run the engine's nested cross-validation for the current persona on the background
+        worker, like a training (search and reading go on meanwhile), never beside a training or an
+        import. Read-only. Callbacks arriving after another project was opened do nothing."""
+        refusal = self._check_refusal()
+        if refusal is None and (self.info is None or not self.info.get("personas")):
+            refusal = "this project has no personas yet: import sensitivity judgments first"
+        if refusal is None and self._checking:
+            refusal = "a check is already running"
+        if refusal is not None:
+            on_error(SascError(refusal))
+            return None
+        gen = self._project_gen
+        self.flash("Checking the sensitivity model's quality…", 3000)
+
+        def progress(done, total, message):
+            if gen == self._project_gen:
+                self._job_progress(done, total, f"Checking model quality: {message}" if message else
+                                   "Checking model quality")
+                on_progress(done, total, message)
+
+        def finish():
+            self._check_task = None
+            self._job_progress(0, None, "")
+            self._update_train_action()
+
+        def done(value):
+            cancelled = task.cancelled  # cancelled after its last step: no figures all the same
+            finish()
+            if gen != self._project_gen:  # another project is open now: nothing to show
+                return
+            if cancelled:
+                failed_(Cancelled())
+                return
+            on_done(value)
+            self.flash(quality_message(value), 20000)
+            self.quality_checked.emit(value)
+
+        def failed_(exc):
+            if isinstance(exc, Cancelled):
+                on_error(exc)
+                self.flash(CHECK_CANCELLED, 10000)
+                self.quality_check_cancelled.emit()
+                return
+            on_error(exc)
+            self.flash(f"Model quality check did not run: {exc}", 10000)
+            self.quality_check_failed.emit(exc)
+
+        def failed(exc):
+            finish()
+            if gen == self._project_gen:
+                failed_(exc)
+        session = self.session
+
+        def run(progress_):
+            try:
+                return check_current_persona(session, progress_, options)
+            finally:
+                session.store.close()  # this thread's connection: a closed project keeps none open
+        task = self.background.run(run, done, failed, label="Checking the sensitivity model's quality",
+                                   on_progress=progress)
+        self._check_task = task
+        self._update_train_action()
+        return task
+
     # preferences ------------------------------------------------------------------------
     def show_preferences(self) -> Optional[Task]:
         if self.info is None:
@@ -658,6 +792,7 @@ class MainWindow(QMainWindow):
         def done(settings):
             self.info["settings"] = settings
             self._update_status()
+            self._update_quality_persona()
             self.flash("Preferences saved", 4000)
             if self.search_panel.query:
                 self.search(self.search_panel.query, self.search_panel.offset)
