@@ -15,6 +15,7 @@ SHORTCUTS = [
     ("Ctrl+O", "Open project"),
     ("Ctrl+,", "Preferences"),
     ("Ctrl+Shift+T", "Train the sensitivity model for the current persona"),
+    ("Alt+T, Q", "Check the model's quality (in it: Enter runs, Esc closes and cancels)"),
     ("F1", "Show / hide this panel"),
     ("Ctrl+Q", "Quit"),
 ]
