@@ -4,8 +4,8 @@ Like Anki's ``taskman``: ``worker.run(fn, on_done=..., on_error=...)`` runs ``fn
 pool with ONE thread (so operations on a project are serialised and the Session's per-thread
 SQLite connection is always the same one) and delivers the result or the error back on the UI
 thread. Long operations get a :class:`~sasc_desktop.engine.progress.Progress`; its updates reach
-the UI throttled (at most one pending update, at most every ``PROGRESS_INTERVAL`` seconds), so a
-fast import cannot flood the event loop.
+the UI throttled (at most one pending update, at most every ``PROGRESS_INTERVAL`` seconds; the
+latest one always arrives), so a fast import cannot flood the event loop.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import time
 import traceback
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from ..engine.errors import Cancelled
 from ..engine.progress import Progress
@@ -59,22 +59,31 @@ class Task:
         return self.progress.cancelled
 
     def _report(self, done: int, total: Optional[int], message: str) -> None:
-        # Called on the worker thread: coalesce and throttle before crossing to the UI.
+        # Called on the worker thread: coalesce and throttle before crossing to the UI. An update
+        # that comes too soon after the last one is delivered late (trailing edge), not dropped:
+        # the step shown must not stay stale while the next one takes minutes.
         if self._on_progress is None:
             return
         now = time.monotonic()
         final = total is not None and done >= total
         with self._lock:
-            if self._pending or (now - self._last < PROGRESS_INTERVAL and not final):
+            if self._pending:  # the pending delivery reads the latest state when it runs
                 return
-            self._pending, self._last = True, now
+            self._pending = True
+            wait = 0.0 if final else PROGRESS_INTERVAL - (now - self._last)
 
         def deliver():
             with self._lock:
-                self._pending = False
+                self._pending, self._last = False, time.monotonic()
+            if self.done:  # a late delivery after the result must not bring back a finished job's line
+                return
             p = self.progress
             self._on_progress(p.done, p.total, p.message)
-        self._bridge.call.emit(deliver)
+        if wait > 0:  # the timer lives on the UI thread and dies with the bridge
+            bridge = self._bridge
+            bridge.call.emit(lambda: QTimer.singleShot(max(1, round(wait * 1000)), bridge, deliver))
+        else:
+            self._bridge.call.emit(deliver)
 
 
 class _Job(QRunnable):
