@@ -226,12 +226,13 @@ def _plural(kind: str, n: int) -> str:
 
 
 def _refusal(changes: dict, topics: list, cards: list) -> str:
-    parts = []
+    parts, typed = [], []
     foreign = sum(sum(c.foreign.values()) for c in changes.values())
     if foreign:
         detail = "; ".join(f"{n} {_plural(kind, n)} from {src or 'an unnamed source'}"
                            for kind, c in changes.items() for src, n in sorted(c.foreign.items()))
         parts.append(f"change {foreign} judgment{'s' if foreign != 1 else ''} another import made ({detail})")
+        typed = sorted({src for c in changes.values() for src in c.foreign if _typed_path(src)})
     if topics:
         shown = ", ".join(f"{i} ({old!r} -> {new!r})" if old != new else f"{i} (another description or narrative)"
                           for i, old, new in topics[:5])
@@ -239,8 +240,18 @@ def _refusal(changes: dict, topics: list, cards: list) -> str:
         parts.append(f"redefine {len(topics)} topic{'s' if len(topics) != 1 else ''}: {shown}{more}")
     if cards:
         parts.append(f"replace the persona card{'s' if len(cards) != 1 else ''} of {', '.join(cards)}")
+    note = ""
+    if foreign and typed:
+        note = (f" ({', '.join(typed[:3])}{' ...' if len(typed) > 3 else ''}: recorded by an older version as typed, "
+                "without its folder, so it cannot be told apart from another file of that name; "
+                "if it is this file, --replace takes its judgments over.)")
     return ("this import would " + ", ".join(parts) + "; nothing was imported. "
-            "To replace them, import again with --replace.")
+            "To replace them, import again with --replace." + note)
+
+
+def _typed_path(source: str) -> bool:
+    """A stored source that is a relative file path, as older versions recorded what was typed."""
+    return bool(source) and source != "demo" and not Path(source).is_absolute()
 
 
 def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_path=None,
@@ -257,6 +268,9 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
     sensitivity file but without a card get a minimal card. Judgments another import (another
     ``source`` file) made are changed only with ``replace=True``, and so are differing topic
     definitions and persona cards; ``changed`` counts the stored judgments this import changed.
+    A file's source is its resolved absolute path: the same file however it is named is one
+    source, two files with one name are two; a value left as it was keeps its old source (see
+    engine/project/judgments.py for sources stored by older versions).
     """
     from ..evaluate.formats import read_qrels, read_sensitivity
 
@@ -282,13 +296,13 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
         reading(qrels_path)
         imp.qrels = _normalised((((q.topic, q.docid), q.rel) for q in read_qrels(qrels_path)), qrels_path,
                                 lambda k: f"topic {k[0]}")
-        imp.qrels_source = str(qrels_path)
+        imp.qrels_source = J.source_of(qrels_path)
     if sensitivity_path:
         reading(sensitivity_path)
         imp.sensitivity = _normalised((((s.persona, s.topic or "", s.docid), s.level)
                                        for s in read_sensitivity(sensitivity_path)), sensitivity_path,
                                       lambda k: f"persona {k[0]}" + (f", topic {k[1]}" if k[1] else ""))
-        imp.sensitivity_source = str(sensitivity_path)
+        imp.sensitivity_source = J.source_of(sensitivity_path)
     if reasons_path:
         reading(reasons_path)
         grouped: dict[tuple[str, str], list[str]] = {}
@@ -297,7 +311,7 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
             if r not in rs:
                 rs.append(r)
         imp.reasons = grouped
-        imp.reasons_source = str(reasons_path)
+        imp.reasons_source = J.source_of(reasons_path)
     known = {p["id"] for p in J.personas(session.store)} | {c["id"] for c in imp.personas}
     missing = sorted({p for p, _, _ in imp.sensitivity} - known)
     imp.personas += [{"id": p, "name": p} for p in missing]
@@ -352,14 +366,24 @@ def enron_reasons(cats: list[tuple[int, int, int]]) -> list[str]:
 # ------------------------------------------------------------------------------ reasons in the store
 def save_reasons(session, rows, source: str = "", *, pairs=None, con=None) -> int:
     """(persona, doc_id, reason) rows; a (persona, doc_id) given here (or in ``pairs``) has its
-    old reasons replaced. With ``con`` (inside the caller's transaction) nothing is committed here."""
+    old reasons replaced, unless its set of reasons stays the same: then the stored rows, and
+    their sources, are kept. With ``con`` (inside the caller's transaction) nothing is committed here."""
     rows = [(p, d, str(r)) for p, d, r in rows]
-    replaced = list(dict.fromkeys(list(pairs or ()) + [(p, d) for p, d, _ in rows]))
+    new: dict[tuple[str, str], set[str]] = {pair: set() for pair in (pairs or ())}
+    for p, d, r in rows:
+        new.setdefault((p, d), set()).add(r)
 
     def write(c):
-        c.executemany("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?", replaced)
+        same = set()
+        for pair, reasons in new.items():
+            stored = {r for (r,) in c.execute(
+                "SELECT reason FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?", pair)}
+            if stored == reasons:
+                same.add(pair)
+        c.executemany("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?",
+                      [pair for pair in new if pair not in same])
         c.executemany("INSERT OR IGNORE INTO sensitivity_reasons(persona, doc_id, reason, source) VALUES (?, ?, ?, ?)",
-                      [(p, d, r, source) for p, d, r in rows])
+                      [(p, d, r, source) for p, d, r in rows if (p, d) not in same])
     if con is not None:
         write(con)
     else:
@@ -490,7 +514,7 @@ def import_categories(session, folder, progress: Optional[Progress] = None, *, r
             old_grades[t] = max(old_grades.get(t, 0), g)
         merged[doc_id] = (max(old_level, level), old_grades, reasons | set(enron_reasons(cats)))
     order = list(ENRON_REASONS)
-    source = str(folder)
+    source = J.source_of(folder)
     imp = _Import(personas=[_persona_card(ENRON_PERSONA, DANA_WHITFIELD)], topics=ENRON_TOPICS,
                   qrels={(t["id"], d): g.get(t["id"], 0) for d, (_, g, _) in merged.items() for t in ENRON_TOPICS},
                   sensitivity={(ENRON_PERSONA, "", d): lvl for d, (lvl, _, _) in merged.items()},

@@ -7,13 +7,27 @@ Every ``save_*`` function writes in its own transaction, or, given ``con=`` (a c
 inside the caller's ``store.transaction()``), as part of the caller's, so that an import of
 several files is all or nothing. The ``*_changes`` functions say, before writing, which stored
 values a write would change and which import (``source``) made them.
+
+Sources. An import records where each value came from: the resolved absolute path of the file
+(or, for ``.cats`` labels, the folder), so one physical file is one source however it was
+named (relative, ``./``, a symlink, absolute) and two different files with the same name are
+two sources. A write that leaves a stored value as it is keeps that value's source (only a
+changed value takes the new one), so importing a file that merely agrees with a person's
+judgment does not take the judgment over. Projects made before sources were resolved may hold
+a path as it was typed (``judgments.txt``, ``../h.qrels``): the folder it was relative to is not
+known, so such a source is never taken to be the same as a new one (it is "another import": a
+change to its values is refused without ``--replace``; the safe side). A stored absolute path
+is compared in resolved form (:func:`same_source`); any other stored name (``demo``, ``""``) is
+the same source only when equal.
 """
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from .store import Store
@@ -61,11 +75,13 @@ def topics(store: Store) -> list[dict[str, str]]:
 
 def save_qrels(store: Store, qrels: Iterable[tuple[str, str, int]], source: str = "",
                con: Optional[sqlite3.Connection] = None) -> int:
-    """(topic, doc_id, rel) triples; a later judgment of the same pair replaces the earlier."""
+    """(topic, doc_id, rel) triples; a later judgment of the same pair replaces the earlier.
+    A stored grade that stays the same keeps its source."""
     rows = [(str(t), d, int(r), source) for t, d, r in qrels]
     _write(store, con, lambda c: c.executemany(
         "INSERT INTO qrels(topic, doc_id, rel, source) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT(topic, doc_id) DO UPDATE SET rel = excluded.rel, source = excluded.source", rows))
+        "ON CONFLICT(topic, doc_id) DO UPDATE SET rel = excluded.rel, source = excluded.source "
+        "WHERE qrels.rel IS NOT excluded.rel", rows))
     return len(rows)
 
 
@@ -78,12 +94,13 @@ def qrels(store: Store) -> dict[str, dict[str, int]]:
 
 def save_sensitivity(store: Store, judgments: Iterable[tuple[str, str, str, int]], source: str = "",
                      con: Optional[sqlite3.Connection] = None) -> int:
-    """(persona, topic or '', doc_id, level) tuples."""
+    """(persona, topic or '', doc_id, level) tuples. A stored level that stays the same keeps
+    its source."""
     rows = [(p, t or "", d, int(level), source) for p, t, d, level in judgments]
     _write(store, con, lambda c: c.executemany(
         "INSERT INTO sensitivity(persona, topic, doc_id, level, source) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT(persona, topic, doc_id) DO UPDATE SET level = excluded.level, "
-        "source = excluded.source", rows))
+        "source = excluded.source WHERE sensitivity.level IS NOT excluded.level", rows))
     return len(rows)
 
 
@@ -98,16 +115,46 @@ def sensitivity(store: Store, persona: str, topic: Optional[str] = None) -> dict
 
 
 # ------------------------------------------------------------------------------ what a write changes
+def source_of(path) -> str:
+    """The source an import records for a file or folder: its resolved absolute path."""
+    return str(Path(path).expanduser().resolve())
+
+
+def _resolved(name: str) -> str:
+    try:
+        return str(Path(name).resolve())
+    except (OSError, RuntimeError):   # a symlink loop, an unreadable folder: compare as written
+        return name
+
+
+def same_source(stored: str, source: str) -> bool:
+    """Whether a value stored with source ``stored`` was made by the import ``source``: equal
+    names, or two absolute paths that resolve to the same file. A relative stored path (an
+    older project's path as typed, relative to a folder no longer known) is another source."""
+    if stored == source:
+        return True
+    if not stored or not source or not (os.path.isabs(stored) and os.path.isabs(source)):
+        return False
+    return _resolved(stored) == _resolved(source)
+
+
 @dataclass
 class Changes:
     """Stored values a write would change. ``changed`` counts every changed value of its kind;
     ``foreign`` counts, per source, those another import (a different ``source``) wrote."""
     changed: int = 0
     foreign: Counter = field(default_factory=Counter)
+    _same: dict = field(default_factory=dict, repr=False, compare=False)   # (stored, source) -> same_source
+
+    def is_foreign(self, old_source: str, source: str) -> bool:
+        key = (old_source, source)
+        if key not in self._same:
+            self._same[key] = same_source(old_source, source)
+        return not self._same[key]
 
     def add(self, old_source: str, source: str) -> None:
         self.changed += 1
-        if old_source != source:
+        if self.is_foreign(old_source, source):
             self.foreign[old_source] += 1
 
 
@@ -166,7 +213,7 @@ def reasons_changes(con: sqlite3.Connection, new: dict[tuple[str, str], set[str]
     for key, (reasons, sources) in stored.items():
         if reasons != set(new[key]):
             ch.changed += 1
-            for src in sorted(sources - {source})[:1]:
+            for src in sorted(s for s in sources if ch.is_foreign(s, source))[:1]:
                 ch.foreign[src] += 1
     return ch
 

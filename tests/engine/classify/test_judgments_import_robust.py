@@ -477,3 +477,137 @@ def test_5_the_session_facade_passes_replace_reasons_and_progress(tmp_path):
     assert sensitivity_reasons(s, DANA) == {"r0@corp.com": ["legal", "secrecy"], "r1@corp.com": ["personal"]}
     assert J.sensitivity(s.store, DANA) == {"r0@corp.com": 1, "r1@corp.com": 1, "r2@corp.com": 0}
     s.close()
+
+
+def _sql(s, query: str) -> list[tuple]:
+    return [tuple(r) for r in s.store.con.execute(query)]
+
+
+# ------------------------------------------------------------------------------ second review, finding 1
+def test_r2_1_a_source_is_the_resolved_file_not_the_name_typed(tmp_path, monkeypatch):
+    """Two files named alike in two folders are two sources; one file named relatively, with
+    ./, through a symlink or absolutely is one source, for every kind of file."""
+    mail = tmp_path / "mail"
+    for i in range(2):
+        _eml(mail / f"{i}.txt", f"m{i}@x", f"s{i}")
+    s = _project(tmp_path, mail)
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    _write(alice / "judgments.txt", "p m0@x 1\n")
+    _write(bob / "judgments.txt", "p m0@x 0\n")
+    monkeypatch.chdir(alice)
+    import_judgments(s, sensitivity_path="judgments.txt")
+    monkeypatch.chdir(bob)
+    with pytest.raises(InputError) as err:
+        import_judgments(s, sensitivity_path="judgments.txt")
+    assert str(err.value) == (f"this import would change 1 judgment another import made (1 sensitivity level from "
+                              f"{alice / 'judgments.txt'}); nothing was imported. "
+                              "To replace them, import again with --replace.")
+    rows = lambda: _sql(s, "SELECT doc_id, level, source FROM sensitivity")  # noqa: E731
+    assert rows() == [("m0@x", 1, str(alice / "judgments.txt"))]
+    # Alice's file, edited, through ./, an absolute path, a symlink and a detour: her own source each time
+    (tmp_path / "link.txt").symlink_to(alice / "judgments.txt")
+    monkeypatch.chdir(alice)
+    for level, name in enumerate(["./judgments.txt", str(alice / "judgments.txt"), str(tmp_path / "link.txt"),
+                                  "../bob/../alice/judgments.txt"], 2):
+        _write(alice / "judgments.txt", f"p m0@x {level}\n")
+        assert import_judgments(s, sensitivity_path=name)["changed"] == 1
+        assert rows() == [("m0@x", level, str(alice / "judgments.txt"))]
+    # qrels and reasons files too
+    _write(alice / "j.qrels", "1 0 m0@x 1\n")
+    _write(alice / "j.tsv", "m0@x\tp\tlegal\n")
+    import_judgments(s, qrels_path="./j.qrels", reasons_path="j.tsv")
+    assert _sql(s, "SELECT source FROM qrels") == [(str(alice / "j.qrels"),)]
+    assert _sql(s, "SELECT source FROM sensitivity_reasons") == [(str(alice / "j.tsv"),)]
+    monkeypatch.chdir(bob)
+    _write(bob / "j.qrels", "1 0 m0@x 2\n")
+    with pytest.raises(InputError, match=rf"1 relevance grade from {alice / 'j.qrels'}\)"):
+        import_judgments(s, qrels_path="j.qrels")
+    s.close()
+
+
+def test_r2_1_sources_stored_by_older_versions(tmp_path, monkeypatch):
+    """A relative source stored as typed by an older version cannot be resolved (its folder is
+    unknown): it is another source, and the refusal says why. A stored absolute path is
+    compared resolved: the same file through a symlinked folder is the same source."""
+    mail = tmp_path / "mail"
+    _eml(mail / "0.txt", "m0@x", "s0")
+    s = _project(tmp_path, mail)
+    alice = tmp_path / "alice"
+    _write(alice / "judgments.txt", "p m0@x 0\n")
+    (tmp_path / "shortcut").symlink_to(alice)
+    J.save_personas(s.store, [{"id": "p", "name": "p"}])
+    J.save_sensitivity(s.store, [("p", "", "m0@x", 1)], source="judgments.txt")           # as typed, relative
+    J.save_qrels(s.store, [("1", "m0@x", 1)], source=str(tmp_path / "shortcut" / "j.qrels"))  # absolute, unresolved
+    monkeypatch.chdir(alice)
+    with pytest.raises(InputError) as err:
+        import_judgments(s, sensitivity_path="judgments.txt")
+    assert str(err.value) == (
+        "this import would change 1 judgment another import made (1 sensitivity level from judgments.txt); "
+        "nothing was imported. To replace them, import again with --replace. (judgments.txt: recorded by an "
+        "older version as typed, without its folder, so it cannot be told apart from another file of that name; "
+        "if it is this file, --replace takes its judgments over.)")
+    assert import_judgments(s, sensitivity_path="judgments.txt", replace=True)["changed"] == 1
+    assert _sql(s, "SELECT level, source FROM sensitivity") == [(0, str(alice / "judgments.txt"))]
+    _write(alice / "j.qrels", "1 0 m0@x 2\n")
+    assert import_judgments(s, qrels_path="j.qrels")["changed"] == 1                  # no refusal
+    assert _sql(s, "SELECT rel, source FROM qrels") == [(2, str(alice / "j.qrels"))]
+    assert J.same_source("demo", "demo") and not J.same_source("demo", str(tmp_path / "demo"))
+    assert not J.same_source("", str(alice / "j.qrels"))
+    s.close()
+
+
+# ------------------------------------------------------------------------------ second review, finding 2
+def test_r2_2_a_value_left_unchanged_keeps_its_source(tmp_path, capsys):
+    """The reviewer's three steps: a person's judgments, then labels that agree with them (no
+    refusal, nothing taken over), then corrected labels that disagree: refused without --replace,
+    for the grade, the level and the set of reasons alike."""
+    mail = _cats_collection(tmp_path, LABELS)        # 101 = r0: topic 10 grade 2, sensitive: legal, secrecy
+    s = _project(tmp_path, mail)
+    hq = _write(tmp_path / "hand.qrels", "10 0 r0@corp.com 2\n")
+    hs = _write(tmp_path / "hand.sens", f"{DANA} r0@corp.com 1\n")
+    hr = _write(tmp_path / "hand.reasons", f"r0@corp.com\t{DANA}\tsecrecy\nr0@corp.com\t{DANA}\tlegal\n")
+    import_judgments(s, qrels_path=hq, sensitivity_path=hs, reasons_path=hr)
+    counts = import_categories(s, mail)                                               # agrees: no refusal
+    assert (counts["changed"], counts["topics_changed"], counts["personas_changed"]) == (0, 0, 0)
+    assert _sql(s, "SELECT source FROM qrels WHERE topic = '10' AND doc_id = 'r0@corp.com'") == [(str(hq),)]
+    assert _sql(s, "SELECT source FROM qrels WHERE topic = '6' AND doc_id = 'r2@corp.com'") == [(str(mail),)]
+    assert _sql(s, "SELECT doc_id, level, source FROM sensitivity ORDER BY doc_id") == [
+        ("r0@corp.com", 1, str(hs)), ("r1@corp.com", 1, str(mail)), ("r2@corp.com", 0, str(mail))]
+    assert _sql(s, "SELECT doc_id, reason, source FROM sensitivity_reasons ORDER BY doc_id, reason") == [
+        ("r0@corp.com", "legal", str(hr)), ("r0@corp.com", "secrecy", str(hr)), ("r1@corp.com", "personal", str(mail))]
+    before = _snapshot(s)
+    _write(mail / "101.cats", "1,1,1\n3,1,1\n")                                      # corrected labels
+    with pytest.raises(InputError) as err:
+        import_categories(s, mail)
+    assert str(err.value) == (f"this import would change 3 judgments another import made (1 relevance grade from "
+                              f"{hq}; 1 sensitivity level from {hs}; 1 set of reasons from {hr}); nothing was "
+                              "imported. To replace them, import again with --replace.")
+    assert _snapshot(s) == before
+    s.close()
+    assert sasc(["judgments", "import-categories", str(tmp_path / "proj"), str(mail)]) == 2
+    assert "another import made" in capsys.readouterr().err
+    s = Session.open(tmp_path / "proj")
+    assert _snapshot(s) == before
+    assert import_categories(s, mail, replace=True)["changed"] == 4                  # + its own topic-1 grade, 0 -> 1
+    assert _sql(s, "SELECT level, source FROM sensitivity WHERE doc_id = 'r0@corp.com'") == [
+        (0, str(mail))]
+    assert sensitivity_reasons(s, DANA) == {"r1@corp.com": ["personal"]}
+    s.close()
+
+
+def test_r2_2_the_store_keeps_the_source_of_an_unchanged_value(tmp_path):
+    s = _project(tmp_path)
+    J.save_qrels(s.store, [("1", "a", 1), ("1", "b", 0)], source="x")
+    J.save_qrels(s.store, [("1", "a", 1), ("1", "b", 2), ("1", "c", 0)], source="y")
+    assert sorted(_sql(s, "SELECT doc_id, rel, source FROM qrels")) == [
+        ("a", 1, "x"), ("b", 2, "y"), ("c", 0, "y")]
+    J.save_sensitivity(s.store, [("p", "", "a", -1), ("p", "7", "a", 1)], source="x")
+    J.save_sensitivity(s.store, [("p", "", "a", -1), ("p", "7", "a", 0)], source="y")
+    assert sorted(_sql(s, "SELECT topic, level, source FROM sensitivity")) == [("", -1, "x"), ("7", 0, "y")]
+    JIO.save_reasons(s, [("p", "a", "legal"), ("p", "b", "tone")], source="x")
+    JIO.save_reasons(s, [("p", "a", "legal"), ("p", "b", "tone"), ("p", "b", "personal")], source="y", pairs=[("p", "c")])
+    assert sorted(_sql(s, "SELECT doc_id, reason, source FROM sensitivity_reasons")) == [
+        ("a", "legal", "x"), ("b", "personal", "y"), ("b", "tone", "y")]
+    JIO.save_reasons(s, [], source="z", pairs=[("p", "a")])                          # an emptied set is a change
+    assert sorted(_sql(s, "SELECT doc_id FROM sensitivity_reasons")) == [("b",), ("b",)]
+    s.close()
