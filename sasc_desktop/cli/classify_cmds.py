@@ -110,10 +110,12 @@ def _print_import(counts: dict, suffix: str = "") -> None:
 def run_import(args) -> int:
     from ..engine.classify import import_judgments
     bar = TextProgressBar("judgments")
-    with _session(args.project) as s:
-        counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons,
-                                  replace=args.replace, progress=Progress(bar))
-    bar.finish()
+    try:
+        with _session(args.project) as s:
+            counts = import_judgments(s, args.qrels, args.sensitivity, args.topics, args.personas, args.reasons,
+                                      replace=args.replace, progress=Progress(bar))
+    finally:
+        bar.finish()  # the error or "interrupted" goes on a line of its own
     print_json(counts) if args.json else _print_import(counts, " imported")
     return 0
 
@@ -121,9 +123,11 @@ def run_import(args) -> int:
 def run_import_categories(args) -> int:
     from ..engine.classify import import_categories
     bar = TextProgressBar("labels")
-    with _session(args.project) as s:
-        counts = import_categories(s, args.folder, Progress(bar), replace=args.replace)
-    bar.finish()
+    try:
+        with _session(args.project) as s:
+            counts = import_categories(s, args.folder, Progress(bar), replace=args.replace)
+    finally:
+        bar.finish()  # the error or "interrupted" goes on a line of its own
     print_json(counts) if args.json else _print_import(counts)
     return 0
 

@@ -611,3 +611,48 @@ def test_r2_2_the_store_keeps_the_source_of_an_unchanged_value(tmp_path):
     JIO.save_reasons(s, [], source="z", pairs=[("p", "a")])                          # an emptied set is a change
     assert sorted(_sql(s, "SELECT doc_id FROM sensitivity_reasons")) == [("b",), ("b",)]
     s.close()
+
+
+# ------------------------------------------------------------------------------ second review, finding 8
+def _cli_on_a_terminal(args: list[str]) -> tuple[int, str]:
+    """Run the real ``sasc`` command with stderr on a pseudo-terminal (so it draws its progress
+    bar); return its exit code and everything written to the terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from sasc_desktop.cli import main; "
+                             "sys.exit(main(sys.argv[1:]))", *args],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave,
+                            env={**os.environ, "SASC_BLOCK_QT": "1"})
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:          # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return proc.wait(timeout=120), out.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
+def test_r2_8_an_import_error_is_not_printed_on_the_progress_bar_line(tmp_path):
+    mail = _cats_collection(tmp_path, LABELS)
+    s = _project(tmp_path, mail)
+    hand = _write(tmp_path / "hand.sens", f"{DANA} r0@corp.com 0\n")
+    import_judgments(s, sensitivity_path=hand)
+    s.close()
+    other = _write(tmp_path / "other.sens", f"{DANA} r0@corp.com 1\n")
+    root = str(tmp_path / "proj")
+    for args, label in ((["judgments", "import", root, "--sensitivity", str(other)], "judgments ["),
+                        (["judgments", "import-categories", root, str(mail)], "labels [")):
+        code, out = _cli_on_a_terminal(args)
+        assert code == 2
+        assert label in out                                       # the bar was drawn ...
+        head, error, _ = out.partition("sasc: error: this import would change 1 judgment another import made")
+        assert error and head.endswith("\n")                     # ... and the error starts a line of its own
