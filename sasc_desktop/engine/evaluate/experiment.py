@@ -45,13 +45,15 @@ def build_dataset(session, persona: str, depth: int = 200, extractor=None, progr
 
     Returns ``(data, meta)``: RankData with relevance features (prob unset) and the [N, 4]
     metadata matrix. The pool of a topic is its judged documents plus its candidates (so every
-    document that can be shown is inside the measures' bounds)."""
+    document that can be shown is inside the measures' bounds). Sensitivity levels (``sens``,
+    ``pool_sens``) are >= 0: a document judged "I don't know" (-1) or not judged is level 0."""
     from ..project import judgments as J
     from ..rank.data import RankData
     from ..rank.features import FeatureExtractor, relevance_feature_names
     ex = extractor or FeatureExtractor(session, depth=depth)
     qrels = J.qrels(session.store)
-    sens = J.sensitivity(session.store, persona)
+    # "I don't know" (-1, under every topic) counts as unjudged, i.e. not sensitive (level 0)
+    sens = {d: lvl for d, lvl in J.sensitivity(session.store, persona).items() if lvl > 0}
     topics = [t for t in J.topics(session.store) if t["id"] in qrels and (topic_ids is None or t["id"] in topic_ids)]
     if not topics:
         raise InputError("the project has no topics with relevance judgments: import topics and qrels first")
@@ -200,8 +202,8 @@ def approach_lists(approach: str, ranker_factory: Callable, train, valid, test, 
         scores = model.predict(test.X[:, cols])
         return _topic_lists(test, scores, safe_test), scores, model, cols
     if approach == "demote":
-        model, cols = fit("demote", train.with_labels(train.rel * (train.sens == 0)),
-                          valid.with_labels(valid.rel * (valid.sens == 0)), rel_cols, rel_objective)
+        model, cols = fit("demote", train.with_labels(train.rel * (train.sens <= 0)),   # -1: don't know, kept
+                          valid.with_labels(valid.rel * (valid.sens <= 0)), rel_cols, rel_objective)
         scores = model.predict(test.X[:, cols])
         return _topic_lists(test, scores), scores, model, cols
     if approach in ("joint", "joint_postfilter"):

@@ -117,7 +117,7 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
         if approach == "prefilter":
             data = data.select_rows(data.prob < THRESHOLD)
         if approach == "demote":
-            data = data.with_labels(data.rel * (data.sens == 0))
+            data = data.with_labels(data.rel * (data.sens <= 0))   # -1 ("I don't know") keeps its relevance
         folds = folds_for(data.n_topics, 5) if data.n_topics >= 5 else None
         if folds:
             valid_t = folds[0]

@@ -238,7 +238,7 @@ class LambdaMART(Ranker):
         table = np.asarray(m.costs, float)
         if len(table) == 1 and m.param_dict.get("M") is not None:
             table = np.array([0.0, float(m.param_dict["M"])])
-        cost = table[np.minimum(data.sens, len(table) - 1)]
+        cost = table[np.clip(data.sens, 0, len(table) - 1)]   # -1 ("I don't know") costs what 0 does
         return (2.0 ** data.rel - 1.0) - cost
 
     def fit(self, train, valid=None):
