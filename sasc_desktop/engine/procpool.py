@@ -73,3 +73,45 @@ def watch_parent(pid: int) -> Optional[threading.Thread]:
     thread = threading.Thread(target=run, name="sasc-watch-parent", daemon=True)
     thread.start()
     return thread
+
+
+def lock_file(path: os.PathLike | str, create: bool = True) -> Optional[int]:
+    """Take an exclusive OS lock on the file at ``path`` without waiting (``fcntl.flock`` on
+    POSIX, ``msvcrt.locking`` on Windows) and return the open descriptor holding it: the lock
+    lasts until :func:`unlock_file`, or until the process ends however it ends (the OS drops it),
+    and it is seen by other processes in other PID namespaces, and by other machines where the
+    file system shares its locks (NFS). None when another open file holds the lock, when there
+    is no such file (and not ``create``), or when the file system cannot lock at all."""
+    flags = os.O_RDWR | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0) | (os.O_CREAT if create else 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError:
+        return None
+    try:
+        if os.name == "nt":
+            import msvcrt
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # the first byte (past the end is allowed)
+        else:
+            import fcntl
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # held elsewhere (EWOULDBLOCK, EACCES) or not supported here (ENOLCK, EOPNOTSUPP)
+        os.close(fd)
+        return None
+    return fd
+
+
+def unlock_file(fd: int) -> None:
+    """Release a lock taken by :func:`lock_file` and close its descriptor."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
