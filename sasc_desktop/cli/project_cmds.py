@@ -151,7 +151,10 @@ def cmd_demo(args) -> int:
     from ..engine.demo_project import DEMO_MESSAGES, DEMO_SEED, build_demo_project
 
     bar = TextProgressBar("demo")
-    try:  # built aside and moved into place when done: stopped early, it leaves nothing at dir
+    # Built aside and moved into place when done (an existing empty folder, even the current one,
+    # is filled, not replaced): stopped early, it leaves dir as it was, missing or empty. The
+    # root returned is resolved, so `sasc demo .` reports and opens the real folder.
+    try:
         root = build_demo_project(args.dir, n_messages=args.messages or DEMO_MESSAGES,
                                   seed=DEMO_SEED if args.seed is None else args.seed,
                                   progress=Progress(bar), train=not args.no_train)

@@ -1,24 +1,44 @@
 """The built-in demo project: synthetic mail generated, ingested, judged and (when the
 classifier is available) a model trained per persona, so a fresh install has something to open.
 
-The project is built in a temporary sibling folder (``.<name>.building-<pid>-<random>``) and
-renamed into place only when everything is done, so an interrupted build never leaves what looks
-like a finished project. A temporary folder left by a killed build is removed by the next build
-in that parent folder once its writer's process is gone."""
+Where it is built. The project is built in a temporary folder ``.sasc-build-<8 hex digits>``
+beside ``root`` (a short name: it never makes a file name longer than ``root``'s own). Inside
+it, ``sasc-build.json`` names the root it is for (a sweep only touches that root's builds),
+``sasc-build.lock`` is the file its builder holds an OS lock on for the whole build, and
+``project`` is the project being built. When everything (mail, import, judgments, models) is
+done the project is put in place:
+
+* ``root`` missing: ``project`` is renamed to ``root`` (one atomic step);
+* ``root`` an existing empty folder (``sasc demo .``, a folder made for it; a shell may be in
+  it, so it must stay the same folder): the project's files are moved into it one by one with
+  the project marker (``sasc-project.json``) LAST. Until that last move the folder is not a
+  project (nothing opens a folder without its marker) and :func:`demo_status` calls a folder of
+  build files without a marker ``incomplete``, so a build killed half-way through the moves
+  is never taken for a finished project, and the moves are renames within one file system;
+* the parent cannot be written but the empty ``root`` can: the temporary folder is made inside
+  ``root`` and its files are moved up the same way, marker last.
+
+A temporary folder left by a killed build is removed by the next build of the same root once
+its lock can be taken (its builder is gone, in whatever PID namespace or on whatever machine it
+ran) and it is more than a minute old (for file systems that do not share locks); the pid and
+host recorded in ``sasc-build.json`` are for people only."""
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import os
 import re
 import secrets
 import shutil
+import socket
 import sqlite3
+import time
 from pathlib import Path
 from typing import Optional
 
 from .errors import ProjectError
-from .procpool import pid_alive
+from .procpool import lock_file, unlock_file
 from .progress import Progress, ensure
 from .project import judgments
 from .project.layout import MARKER
@@ -28,6 +48,11 @@ DEMO_SEED = 20261122
 DEMO_MESSAGES = 3000
 DEMO_MAIL = "demo-mail"  # the generated mail, inside the project folder
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+TEMP_PREFIX = ".sasc-build-"  # + 8 hex digits: a build's temporary folder
+_TEMP = re.compile(r"\.sasc-build-[0-9a-f]{8}")
+BUILD_INFO = "sasc-build.json"  # in a temporary folder: {"root": the root it is for, "pid", "host"}
+BUILD_LOCK = "sasc-build.lock"  # in a temporary folder: locked by its builder while it runs
+MIN_AGE = 60.0  # seconds: a temporary folder younger than this is never swept
 # Everything a build writes at the top of a project folder (nothing else is ever a build's).
 BUILD_NAMES = frozenset({MARKER, "project.sqlite", "project.sqlite-wal", "project.sqlite-shm",
                          "project.sqlite-journal", "index", "models", "exports", DEMO_MAIL})
@@ -43,55 +68,69 @@ def _stage(parent: Progress, start: float, end: float, label: str) -> Progress:
     return child
 
 
-def demo_status(root: Path | str) -> str:
+def demo_status(root: Path | str, busy_timeout: float = 5.0) -> str:
     """What is at ``root``, for building the demo there: ``missing``, ``empty`` (an empty
     folder), ``complete`` (a project with messages, personas and sensitivity judgments),
-    ``incomplete`` (only what an unfinished build writes: a folder of build files, or a project
-    with no judgments, no personas, no topics, no models, no exports and no mail but the
-    generated demo mail; nothing a user made is in it), ``project`` (any other SASC project:
-    it may hold someone's work) or ``other`` (a file, or a folder holding anything else)."""
+    ``incomplete`` (only what an unfinished build writes: a folder of build files without the
+    project marker, or a project with no judgments, no personas, no topics, no models, no
+    settings, no exports and no mail but the generated demo mail; nothing a user made is in
+    it), ``building`` (a build into the folder itself is running), ``project`` (any other SASC
+    project: it may hold someone's work; also one whose database cannot be read, locked past
+    ``busy_timeout`` seconds, damaged or unreadable) or ``other`` (a file, or a folder holding
+    anything else)."""
     root = Path(root).expanduser()
     if not root.exists():
         return "missing"
     if not root.is_dir():
         return "other"
-    names = {p.name for p in root.iterdir()}
-    if not names:
+    entries = list(root.iterdir())
+    if not entries:
         return "empty"
+    builds = [e for e in entries if _build_of(e, root.resolve())]  # builds made inside root (parent unwritable)
+    if any(_running(e) for e in builds):
+        return "building"
+    names = {e.name for e in entries} - {e.name for e in builds}  # a dead build's folder: build files
     ours = names <= BUILD_NAMES and not ((root / "exports").is_dir() and any((root / "exports").iterdir()))
-    if MARKER not in names:
+    if MARKER not in names:  # never a project: a build stopped before or while moving it into place
         return "incomplete" if ours else "other"
     if not (root / "project.sqlite").exists():  # stopped before its database was made
         return "incomplete" if ours else "project"
-    counts = _project_counts(root)
+    counts = _project_counts(root, busy_timeout)
     if counts is None:  # a database that cannot be read: whatever is in it stays
         return "project"
     if counts["messages"] and counts["personas"] and counts["sensitivity"]:
         return "complete"
-    made = any(counts[k] for k in ("personas", "topics", "qrels", "sensitivity", "models")) or counts["foreign_sources"]
-    return "incomplete" if ours and not made else "project"
+    made = any(counts[k] for k in ("personas", "topics", "qrels", "sensitivity", "models", "settings"))
+    return "incomplete" if ours and not (made or counts["foreign_sources"]) else "project"
 
 
-def _project_counts(root: Path) -> Optional[dict[str, int]]:
-    """Row counts of a project database (None when it cannot be read). Nothing is written; the
-    connection is a plain one so that closing it folds in and removes a write-ahead log a
-    killed writer left (a read-only one would leave -wal and -shm files behind)."""
+def _project_counts(root: Path, busy_timeout: float) -> Optional[dict[str, int]]:
+    """Row counts of a project database, or None unless it can be read: only a table that does
+    not exist (the build stopped before making it) counts as empty; a database locked by
+    another program (past ``busy_timeout`` seconds), damaged or unreadable is None, so what is
+    in it is never taken for a build's leftovers. Nothing is written; the connection is a plain
+    one so that closing it folds in and removes a write-ahead log a killed writer left (a
+    read-only one would leave -wal and -shm files behind)."""
     db = root / "project.sqlite"
     mail = str((root / DEMO_MAIL).resolve())
     try:
-        con = sqlite3.connect(db.resolve().as_uri() + "?mode=rw", uri=True)  # never creates one
+        con = sqlite3.connect(db.resolve().as_uri() + "?mode=rw", uri=True, timeout=busy_timeout)  # never creates one
         try:
-            def count(table: str) -> int:
+            def rows(sql: str) -> list:
                 try:
-                    return con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                except sqlite3.OperationalError:  # not created yet: the build stopped before
-                    return 0
+                    return con.execute(sql).fetchall()
+                except sqlite3.OperationalError as exc:
+                    if str(exc).startswith("no such table"):  # not created yet: the build stopped before
+                        return []
+                    raise  # locked, busy, I/O error...: not readable
+
+            def count(table: str) -> int:
+                found = rows(f"SELECT COUNT(*) FROM {table}")
+                return found[0][0] if found else 0
             out = {"messages": count("messages"), "personas": count("personas"), "topics": count("topics"),
-                   "qrels": count("qrels"), "sensitivity": count("sensitivity"), "models": count("classifier_models")}
-            try:
-                paths = [r[0] for r in con.execute("SELECT path FROM sources")]
-            except sqlite3.OperationalError:
-                paths = []
+                   "qrels": count("qrels"), "sensitivity": count("sensitivity"), "models": count("classifier_models"),
+                   "settings": count("settings")}  # the demo sets one only with its judgments; else the user's
+            paths = [r[0] for r in rows("SELECT path FROM sources")]
             out["foreign_sources"] = sum(1 for p in paths if p != mail and not p.startswith(mail + os.sep))
             return out
         finally:
@@ -107,6 +146,9 @@ def refuse_reason(root: Path, status: str) -> Optional[str]:
     if status == "incomplete":
         return (f"{root} holds an unfinished demo project (left by an interrupted build): "
                 f"delete that folder, or choose another folder for the demo")
+    if status == "building":
+        return (f"the demo project is being built in {root} right now; wait for that build to finish "
+                f"(if none is running, try again in a minute)")
     if status in ("complete", "project"):
         return f"{root} is already a SASC project; choose an empty or new folder for the demo"
     if not root.is_dir():
@@ -114,59 +156,260 @@ def refuse_reason(root: Path, status: str) -> Optional[str]:
     return f"{root} is not empty; choose an empty or new folder for the demo"
 
 
-_WRITER = re.compile(r"(\d+)-[A-Za-z0-9_]+")
+# temporary build folders ------------------------------------------------------------------
+def _build_of(entry: Path, root: Path) -> bool:
+    """Whether ``entry`` is a temporary folder of a build into ``root`` (resolved), by its name
+    and the root its ``sasc-build.json`` names (none yet, or another root's: False)."""
+    if _TEMP.fullmatch(entry.name) is None or entry.is_symlink() or not entry.is_dir():
+        return False
+    try:
+        return json.loads((entry / BUILD_INFO).read_text(encoding="utf-8")).get("root") == str(root)
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
-def _temp_prefix(root: Path) -> str:
-    return f".{root.name}.building-"
+def _age(entry: Path) -> float:
+    """Seconds since the folder or its lock file last changed."""
+    times = []
+    for p in (entry, entry / BUILD_LOCK):
+        try:
+            times.append(p.lstat().st_mtime)
+        except OSError:
+            pass
+    return time.time() - max(times, default=0.0)
+
+
+def _running(entry: Path) -> bool:
+    """Whether the build whose temporary folder ``entry`` is may still be running: its lock is
+    held (or cannot be taken at all), or it is younger than :data:`MIN_AGE`."""
+    if _age(entry) < MIN_AGE:
+        return True
+    free, fd = _take_lock(entry)
+    if fd is not None:
+        unlock_file(fd)
+    return not free
+
+
+def _take_lock(entry: Path) -> tuple[bool, Optional[int]]:
+    """``(free, fd)``: whether nobody holds the lock of the build folder ``entry`` and, when
+    it could be taken, the descriptor holding it now (to release). A lock file that is gone
+    (deleted by hand) is free; one that is held, or that cannot be opened or locked here
+    (another user's, a file system without locks) is not."""
+    fd = lock_file(entry / BUILD_LOCK, create=False)
+    if fd is not None:
+        return True, fd
+    return not os.path.lexists(entry / BUILD_LOCK), None
+
+
+def _build_folders(root: Path) -> list[Path]:
+    """Temporary folders of builds into ``root``: beside it, and inside it (parent unwritable)."""
+    found = []
+    for where in (root.parent, root):
+        try:
+            entries = list(where.iterdir())
+        except OSError:  # no such folder, or not a folder
+            continue
+        found += [e for e in entries if _build_of(e, root)]
+    return found
 
 
 def remove_stale_builds(root: Path | str) -> list[Path]:
-    """Remove the temporary folders of earlier demo builds into ``root`` whose writer process is
-    gone (killed before it could clean up); return the folders removed. Builds still running (in
-    this process or another) are left alone."""
+    """Remove the temporary folders of earlier builds into ``root`` whose builder is gone
+    (killed before it could clean up) and return them. A folder is removed only when its lock
+    can be taken, at least :data:`MIN_AGE` old, and still naming ``root`` once the lock is
+    taken (a finishing build removes that name before it lets go of its lock): a build still
+    running, in this process or any other, in any PID namespace, is left alone."""
     root = Path(root).expanduser().resolve()
-    prefix = _temp_prefix(root)
     removed = []
-    try:
-        entries = list(root.parent.iterdir())
-    except OSError:
-        return removed
-    for entry in entries:
-        if not entry.name.startswith(prefix):
+    for entry in _build_folders(root):
+        if _age(entry) < MIN_AGE:
             continue
-        m = _WRITER.fullmatch(entry.name[len(prefix):])  # <pid>-<random>: this root's, not a longer name's
-        if m is None or not entry.is_dir() or entry.is_symlink():
+        free, fd = _take_lock(entry)
+        if not free:  # held: its builder is running (or this file system cannot lock)
             continue
-        pid = int(m.group(1))
-        if pid == os.getpid() or pid_alive(pid):
-            continue
-        shutil.rmtree(entry, ignore_errors=True)
-        if not entry.exists():
-            removed.append(entry)
+        try:
+            gone = _build_of(entry, root)  # still a build's: not one that finished meanwhile
+        finally:
+            if fd is not None:
+                unlock_file(fd)  # (Windows cannot remove a file that is open)
+        if gone:
+            shutil.rmtree(entry, ignore_errors=True)
+            if not entry.exists():
+                removed.append(entry)
     return removed
+
+
+def remove_unfinished(root: Path | str) -> None:
+    """Empty a folder :func:`demo_status` calls ``incomplete`` (the app does this to rebuild
+    its own demo folder; ``sasc demo`` never does): every entry is a build's, so every entry is
+    removed; the folder itself stays (someone may be in it). Refused for any other status."""
+    root = Path(root).expanduser().resolve()
+    status = demo_status(root)
+    if status != "incomplete":
+        raise ProjectError(refuse_reason(root, status) or f"{root} holds no unfinished demo project")
+    for entry in root.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+class _Build:
+    """A build's temporary folder ``.sasc-build-<hex>`` (beside ``root``, or inside an empty
+    ``root`` whose parent cannot be written), locked by this process until :meth:`finish` or
+    :meth:`abandon`; the project is built in its ``project`` folder."""
+
+    def __init__(self, root: Path, into_empty: bool):
+        self.root = root
+        self.lock: Optional[int] = None
+        self.moved: list[Path] = []  # what was moved into an existing root so far
+        try:
+            self.tmp = self._make(root.parent)
+        except OSError as exc:
+            if not into_empty or exc.errno == errno.ENAMETOOLONG:
+                raise ProjectError(f"cannot build the demo project at {root}: {root.parent} cannot be "
+                                   f"written ({exc.strerror or exc})") from exc
+            try:  # the parent cannot be written, the empty root maybe can: build inside it
+                self.tmp = self._make(root)
+            except OSError as inner:
+                raise ProjectError(f"cannot build the demo project at {root}: neither {root.parent} nor "
+                                   f"{root} can be written ({inner.strerror or inner})") from inner
+        self.project = self.tmp / "project"
+
+    def _make(self, where: Path) -> Path:
+        while True:
+            tmp = where / f"{TEMP_PREFIX}{secrets.token_hex(4)}"
+            try:
+                tmp.mkdir()
+                break
+            except FileExistsError:
+                continue
+        try:
+            # Locked before it names its root: a sweep never sees a named, unlocked live build.
+            # None only where the file system cannot lock: then only MIN_AGE protects it.
+            self.lock = lock_file(tmp / BUILD_LOCK)
+            info = {"root": str(self.root), "pid": os.getpid(), "host": socket.gethostname()}
+            (tmp / BUILD_INFO).write_text(json.dumps(info) + "\n", encoding="utf-8")
+        except BaseException:
+            self._release(tmp)
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return tmp
+
+    def _release(self, tmp: Path) -> None:
+        """Stop being a build: the name first (a sweep that takes the lock after this sees no
+        build and leaves the folder alone), then the lock and its file."""
+        try:
+            (tmp / BUILD_INFO).unlink(missing_ok=True)
+        except OSError:
+            pass
+        if self.lock is not None:
+            unlock_file(self.lock)
+            self.lock = None
+        try:
+            (tmp / BUILD_LOCK).unlink(missing_ok=True)
+        except OSError:
+            pass
+
+    def finish(self) -> None:
+        """Put the finished project at ``root``: renamed there when ``root`` is missing, else
+        its files moved into the (empty) folder, the marker last; then the temporary folder
+        goes."""
+        root = self.root
+        if self.tmp.parent == root.parent and not root.exists():
+            try:
+                # Atomic. (On POSIX it would replace an empty folder made at root this very
+                # instant; anything in it, or Windows, makes it fail and the files move instead.)
+                os.rename(self.project, root)
+            except OSError:
+                if not root.exists():
+                    raise
+                self._move_into(root)  # root appeared meanwhile
+        else:
+            self._move_into(root)
+        self.moved = []  # done: nothing to undo
+        self._release(self.tmp)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _move_into(self, root: Path) -> None:
+        if not root.is_dir() or any(e != self.tmp for e in root.iterdir()):
+            raise ProjectError(f"{root} was filled by something else while the demo was being built; "
+                               f"choose an empty or new folder for the demo")
+        # Renames within one file system, one entry at a time, the marker LAST: killed in
+        # between, root holds build files without a marker, which nothing opens as a project
+        # and demo_status calls "incomplete"; the temporary folder still holds its name and a
+        # lock nobody holds any more, so the next build sweeps it.
+        names = sorted(p.name for p in self.project.iterdir() if p.name != MARKER)
+        for name in names + [MARKER]:
+            if os.path.lexists(root / name):  # never replace what something else put there
+                raise ProjectError(f"{root} was filled by something else while the demo was being built; "
+                                   f"choose an empty or new folder for the demo")
+            os.rename(self.project / name, root / name)
+            self.moved.append(root / name)
+
+    def abandon(self) -> None:
+        """Undo a build that failed or was stopped: its temporary folder, and anything it had
+        moved into ``root`` already (an existing root is left empty, as it was)."""
+        for path in reversed(self.moved):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+        self.moved = []
+        self._release(self.tmp)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _resolve_root(root: Path | str) -> Path:
+    """``root`` made absolute, with a clear error for a name too long for its file system."""
+    root = Path(root).expanduser()
+    try:
+        root = root.resolve()
+    except OSError as exc:
+        raise ProjectError(f"cannot use {root} for the demo project: {exc.strerror or exc}") from exc
+    where = root.parent
+    while not where.exists() and where != where.parent:  # the nearest existing folder tells the limit
+        where = where.parent
+    try:
+        limit = os.pathconf(where, "PC_NAME_MAX")
+    except (AttributeError, OSError, ValueError):  # no pathconf (Windows), or not known
+        limit = 255
+    for part in root.parts[1:]:
+        size = len(os.fsencode(part)) if os.name != "nt" else len(part)
+        if size > limit:
+            raise ProjectError(f"the folder name {part[:40]}… is too long for this file system "
+                               f"({size} {'characters' if os.name == 'nt' else 'bytes'}; at most {limit}); "
+                               f"choose a shorter name for the demo folder")
+    return root
 
 
 def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed: int = DEMO_SEED,
                        progress: Optional[Progress] = None, train: bool = True) -> Path:
-    """Create the demo project at ``root`` (an empty or new folder) and return its path.
+    """Create the demo project at ``root`` (an empty or new folder) and return its resolved
+    path.
 
-    ``n_messages`` defaults to :data:`DEMO_MESSAGES`. Nothing appears at ``root`` until the
-    whole project (mail, import, judgments and, with ``train``, the models) is done; a failed,
-    cancelled or interrupted build leaves no project behind (a killed one leaves its temporary
-    folder, which the next build removes)."""
+    ``n_messages`` defaults to :data:`DEMO_MESSAGES`. Nothing that is a project appears at
+    ``root`` until the whole project (mail, import, judgments and, with ``train``, the models)
+    is done; a failed or cancelled build leaves ``root`` as it was (missing or empty), an
+    interrupted one leaves no project there (a killed one leaves its temporary folder, which
+    the next build removes)."""
     from .demo import generate  # the generator is only needed here
 
     progress = ensure(progress)
-    given, root = Path(root), Path(root).expanduser().resolve()
-    reason = refuse_reason(root, demo_status(root))
+    root = _resolve_root(root)
+    remove_stale_builds(root)  # first: a dead build inside root is no reason to refuse it
+    status = demo_status(root)
+    reason = refuse_reason(root, status)
     if reason:
         raise ProjectError(reason)
-    root.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_builds(root)
-    tmp = _make_temp(root)
     try:
-        session = Session.create(tmp)  # an empty folder is fine
+        root.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ProjectError(f"cannot create {root.parent} for the demo project: {exc.strerror or exc}") from exc
+    build = _Build(root, into_empty=status == "empty")
+    try:
+        tmp = build.project
+        session = Session.create(tmp)
         try:
             source = tmp / DEMO_MAIL
             generate(source, n_messages=DEMO_MESSAGES if n_messages is None else n_messages, seed=seed,
@@ -181,24 +424,18 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
             _move_paths(session, tmp, root)
         finally:
             session.close()
-        _rename_into_place(tmp, root)
+        build.finish()
+    except OSError as exc:
+        build.abandon()
+        if exc.errno == errno.ENAMETOOLONG:
+            raise ProjectError(f"a path in the demo project at {root} is too long for this file system; "
+                               f"choose a folder with a shorter path") from exc
+        raise
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        build.abandon()
         raise
     progress.update(1000, 1000, "demo project ready")
-    return given
-
-
-def _make_temp(root: Path) -> Path:
-    """A new empty folder beside ``root`` for this build (made like any folder, so the finished
-    project gets the usual permissions)."""
-    while True:
-        tmp = root.parent / f"{_temp_prefix(root)}{os.getpid()}-{secrets.token_hex(4)}"
-        try:
-            tmp.mkdir()
-            return tmp
-        except FileExistsError:
-            continue
+    return root
 
 
 def _move_paths(session: Session, old: Path, new: Path) -> None:
@@ -213,18 +450,6 @@ def _move_paths(session: Session, old: Path, new: Path) -> None:
             for a, b in dict([plain, in_json]).items():
                 con.execute(f"UPDATE {table} SET {column} = replace({column}, ?, ?) WHERE instr({column}, ?) > 0",
                             (a, b, a))
-
-
-def _rename_into_place(tmp: Path, root: Path) -> None:
-    try:
-        os.rename(tmp, root)  # atomic; replaces an empty folder at root (POSIX)
-        return
-    except OSError:
-        if not (root.is_dir() and not any(root.iterdir())):
-            raise ProjectError(f"{root} was created by something else while the demo was being built; "
-                               f"choose an empty or new folder for the demo") from None
-    root.rmdir()  # Windows: rename does not replace even an empty folder
-    os.rename(tmp, root)
 
 
 def load_demo_judgments(session: Session, source: Path) -> None:
