@@ -453,10 +453,11 @@ class MainWindow(QMainWindow):
     def build_demo(self, root: Path) -> Optional[Task]:
         """Open the app's own demo project at ``root``, built first when it is missing or was
         left unfinished: a first start killed while an earlier version built it in place left
-        the project marker but no judgments. (The builder now moves the project into place only
-        when it is finished.) Only a folder holding nothing but what a build writes is deleted
-        to rebuild it; a project someone may have worked in (other mail imported, judgments,
-        exports) opens as it is, and a folder of other files is left alone with an error."""
+        the project marker but no judgments, and one killed while moving the finished project
+        into an existing folder leaves its files without the marker. Only a folder holding
+        nothing but what a build writes is emptied to rebuild it; a project someone may have
+        worked in (other mail imported, judgments, settings, exports), or whose database cannot
+        be read, opens as it is, and a folder of other files is left alone with an error."""
         build = demo_builder()
         built = (root / "sasc-project.json").exists()  # finished, most likely: make() checks, off this thread
         if build is None and not built:
@@ -471,16 +472,17 @@ class MainWindow(QMainWindow):
         def make(progress):
             if build is None:
                 return Session.open(root, progress)
-            from ..engine.demo_project import demo_status
-            status = demo_status(root)
+            from ..engine.demo_project import demo_status, refuse_reason, remove_unfinished
+            status = demo_status(root)  # a database it cannot read (locked, damaged) is "project": kept
             if status in ("complete", "project"):
                 return Session.open(root, progress)
             if status == "other":
                 raise ProjectError(f"{root} is where the demo project goes, but it holds other files; "
                                    f"move them away to have the demo built there")
-            if status == "incomplete":
-                import shutil
-                shutil.rmtree(root)
+            if status == "building":
+                raise ProjectError(refuse_reason(root, status))
+            if status == "incomplete":  # only build files: emptied (the folder itself stays), rebuilt
+                remove_unfinished(root)
             build(root, progress)
             return Session.open(root, progress)
         return self._load(make, "Opening the demo project" if built else "Building the demo project", root)

@@ -1,11 +1,14 @@
-"""The first start opens the demo project, rebuilding one a killed first start of an earlier
-version left unfinished (project marker, mail, no judgments), and never deleting a demo folder
-someone has put work in. Offscreen, real builds (a small demo), real SQLite."""
+"""The first start opens the demo project, rebuilding one a killed first start left unfinished
+(an earlier version's: project marker, mail, no judgments; this one's, killed while moving the
+finished project into the existing folder: every file but the marker) in the same folder, and
+never deleting a demo folder someone has put work in. Offscreen, real builds (a small demo),
+real SQLite."""
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
-import subprocess
-import sys
+import time
 
 import pytest
 
@@ -27,6 +30,23 @@ def unfinished_demo(root, n: int = 40) -> None:
         s.ingest([root / "demo-mail" / "mail"], workers=0)
 
 
+def killed_while_moving(root, n: int = 40) -> None:
+    """What a build killed while filling the existing folder leaves: every file but the marker."""
+    demo_project.build_demo_project(root, n_messages=n, seed=7, train=False)
+    (root / demo_project.MARKER).unlink()
+
+
+def killed_build_folder(root):
+    """The temporary folder of a build into ``root`` that was killed (nobody holds its lock),
+    found more than a minute later."""
+    stale = root.parent / ".sasc-build-0123abcd"
+    (stale / "project" / "index").mkdir(parents=True)
+    (stale / demo_project.BUILD_INFO).write_text(json.dumps({"root": str(root.resolve())}))
+    (stale / demo_project.BUILD_LOCK).write_bytes(b"")
+    for p in (stale, stale / demo_project.BUILD_LOCK):
+        os.utime(p, (time.time() - 2 * demo_project.MIN_AGE,) * 2)
+
+
 def loaded(qtbot, window, timeout=600_000) -> dict:
     with qtbot.waitSignal(window.project_loaded, timeout=timeout) as sig:
         start(window, None)
@@ -34,17 +54,20 @@ def loaded(qtbot, window, timeout=600_000) -> dict:
     return sig.args[0]
 
 
-@pytest.mark.parametrize("was_last", [False, True], ids=["first-start", "last-project"])
-def test_first_start_rebuilds_a_demo_left_unfinished(qtbot, window, monkeypatch, was_last):
+@pytest.mark.parametrize("was_last,left", [(False, "old"), (True, "old"), (False, "moving")],
+                         ids=["first-start", "last-project", "killed-while-moving"])
+def test_first_start_rebuilds_a_demo_left_unfinished(qtbot, window, monkeypatch, was_last, left):
     monkeypatch.setattr(demo_project, "DEMO_MESSAGES", N)
     root = demo_project_dir()
-    unfinished_demo(root)
+    if left == "old":
+        unfinished_demo(root)
+    else:
+        killed_while_moving(root)
+    assert demo_project.demo_status(root) == "incomplete"
+    inode = root.stat().st_ino
     if was_last:  # the app opened the empty demo last time: it comes back through the demo path
         window.state.project_opened(root)
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait()
-    stale = root.parent / f".{root.name}.building-{gone.pid}-0123abcd"  # a killed build's folder
-    (stale / "index").mkdir(parents=True)
+    killed_build_folder(root)
 
     info = loaded(qtbot, window)
     assert info["root"] == str(root.resolve())
@@ -61,6 +84,7 @@ def test_first_start_rebuilds_a_demo_left_unfinished(qtbot, window, monkeypatch,
     finally:
         con.close()
     assert sorted(p.name for p in root.parent.iterdir()) == [root.name]  # the stale build folder is gone
+    assert root.stat().st_ino == inode  # emptied and filled, not deleted
     assert demo_project.demo_status(root) == "complete"
     assert window.state.last_project == str(root.resolve())
 
