@@ -324,9 +324,10 @@ def test_word_blocks_equal_sklearn_refitted(project):
 
 # ------------------------------------------------------------------------------ PII
 def _simple_pii(text: str) -> list[tuple[str, int, int, str]]:
-    """Every detector over the whole text (no pre-filters), weaker overlapping hits dropped."""
+    """Every detector over the whole text (no pre-filters), weaker overlapping hits dropped
+    (an IBAN is stronger than a card: P.PII_PRECEDENCE)."""
     taken, out = [], []
-    for kind in P.PII_KINDS:
+    for kind in P.PII_PRECEDENCE:
         for h in P.DETECTORS[kind](text):
             if any(h.start < e and s < h.end for s, e in taken):
                 continue
@@ -376,7 +377,11 @@ _PIECES = ["4111 1111 1111 1111", "4111 1111 1111 1112", "123-45-6789", "(503) 5
            "date of birth: march 3, 1970", "born 3-Mar-70", "born on the twenty-first of June, 1970", "March third, 1970",
            "2223 0000 4841 0010", "+12125550100", "SSN ١٢٣-٤٥-٦٧٨٩", "SSN １２３-４５-６７８９", "١٢ Main Street",
            "+44 ٢٠ ٧٩٤٦ ٠٩٥٨", "Bırthday: 03/15/1970", "bİrthday 03/15/1970", "ROUTİNG 021000021",
-           "account 12345678 2 times", "card 4111 1111 1111 1111 12/25"]
+           "account 12345678 2 times", "card 4111 1111 1111 1111 12/25",
+           # second review: neighbours of another shape, IBAN digits, accounts in a date's or phone's shape
+           "$25 4111 1111 1111 1111", "5500 0000 0000 0004", "EB 3880 (713) 853-5620", "44-207-842-9259",
+           "+001 407 323 1668", "IBAN: BE61821107065877", "AT33 5515 7527 7472 7345", "HN88CABF00000000000250005469",
+           "account: 713 853 5620", "account no. 713 853 5620", "account 05-14-2001", "TX 77002"]
 # ASCII letters, digits and separators, digits of other scripts (Arabic-Indic, full-width,
 # Devanagari), the dotless and dotted i, line ends.
 _ALPHABET = string.ascii_letters + string.digits + " -+()/.:#" + "٠١٢٣٤٥٦٧٨٩" + "０１２３４５６７８９" + "४२" + "ıİ" + "\r\n"

@@ -7,7 +7,8 @@ ABA check, and US social security numbers must not use an area number that is ne
 (000, 666, 900-999) or an all-zero group or serial.
 
 ``detect_pii`` runs every detector and drops a hit that overlaps a hit of a stronger kind
-(the order of :data:`PII_KINDS`), so a card number is not also reported as a phone number.
+(the order of :data:`PII_PRECEDENCE`), so a card number is not also reported as a phone number
+and the digits of an IBAN are never a card, an SSN or an account number.
 """
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from typing import Optional
 
 PII_KINDS: tuple[str, ...] = ("payment_card", "iban", "national_id", "date_of_birth", "bank_account",
                               "phone", "street_address")
+# Which kind keeps an overlapped stretch of text: an IBAN (checksum and registered length) over
+# the card, SSN or account number its digits may form, then PII_KINDS order.
+PII_PRECEDENCE: tuple[str, ...] = ("iban", "payment_card", "national_id", "date_of_birth", "bank_account",
+                                   "phone", "street_address")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,41 +80,53 @@ def aba_valid(number: str) -> bool:
 # count ASCII digits and look for ASCII keywords) rest on that.
 _A = re.ASCII
 
-# A number run is not PII when a further digit group (a whole word of digits) stands next to it
-# across the separator the run itself uses ("36 800 824 896 1024 600", "212.555.1234.123",
-# "2.212.555.1234", "57 47 70 21 33 23 45 24"): those are tables, versions, IP addresses.
-# A neighbour across another separator ("PA 19104 215-828-5000", "1-800-725-2161 24 hrs") or
-# a word starting with digits ("24hrs") is allowed. "." next to an unspaced or dashed number
-# is a decimal point or a version and is never allowed.
+# A number run is not PII when a further digit group of the same shape stands next to it across
+# the separator the run itself uses ("36 800 824 896 1024 600", "212.555.1234.123",
+# "2.212.555.1234", "page 212 555 1234 5678"): those are tables, versions, IP addresses. Same
+# shape means a whole word of digits as long as a group of the run can be: 1-4 digits next to a
+# phone or an SSN, exactly 4 next to a spaced card. Not a neighbour: a group across another
+# separator ("PA 19104 215-828-5000", "1-800-725-2161 24 hrs"), a longer number ("TX 77002
+# 713 853 5620"), a word starting with digits ("24hrs"), a group that ends or starts another
+# number written with a different separator ("(713) 646-3490 713 646 3491", "2001-05-14
+# 503 555 0123", "4111 1111 1111 1111 12/25"), a group after "+" (a country code: "+001 407
+# 323 1668"), any group before a dashed phone (dialling prefixes are written so: "1-800-...",
+# "011-506-...", "44-207-..."), and a 4-digit group that ends or starts a Luhn-valid card
+# ("4111 1111 1111 1111 5500 0000 0000 0004" are two cards). A phone written with "(" or a
+# leading "+" is delimited by its own punctuation and has no neighbour rule. "." next to an
+# unspaced or dashed card or SSN is a decimal point or a version and is never allowed.
 
 # 13-19 digits: unspaced, or grouped by one kind of separator as cards are printed (4-4-4-1 to
-# 4-4-4-4, 4-4-4-4-3, American Express / Diners 4-6-5 / 4-6-4). A spaced card may be followed
-# by an expiry date ("4111 1111 1111 1111 12/25").
+# 4-4-4-4, 4-4-4-4-3, American Express / Diners 4-6-5 / 4-6-4). Never glued to a letter before
+# it (the digits of an IBAN, "BE61821107065877", are not a card), nor an unspaced one to a
+# letter after it.
 _CARD = re.compile(
-    r"(?<![\d-])(?<!\d\.)(?:"
-    r"\d{13,19}(?![\d-])(?!\.\d)"
+    r"(?<![A-Za-z\d-])(?<!\d\.)(?:"
+    r"\d{13,19}(?![A-Za-z\d-])(?!\.\d)"
     r"|\d{4}-(?:\d{4}-\d{4}-(?:\d{4}-\d{3}|\d{1,4})|\d{6}-\d{4,5})(?![\d-])(?!\.\d)"
-    r"|(?<!\d )\d{4} (?:\d{4} \d{4} (?:\d{4} \d{3}|\d{1,4})|\d{6} \d{4,5})(?![\d-])(?![ .]\d+\b(?!/))"
+    r"|\d{4} (?:\d{4} \d{4} (?:\d{4} \d{3}|\d{1,4})|\d{6} \d{4,5})(?![\d-])(?!\.\d)"
     r")", _A)
-# AAA-GG-SSSS or AAA GG SSSS.
+# AAA-GG-SSSS or AAA GG SSSS, not glued to a letter before it.
 _SSN = re.compile(
-    r"(?<![\d-])(?<!\d\.)(?:"
+    r"(?<![A-Za-z\d-])(?<!\d\.)(?:"
     r"(\d{3})-(\d{2})-(\d{4})(?![\d-])(?!\.\d)"
-    r"|(?<!\d )(\d{3}) (\d{2}) (\d{4})(?![\d-])(?![ .]\d+\b)"
+    r"|(\d{3}) (\d{2}) (\d{4})(?![\d-])(?!\.\d)"
     r")", _A)
 # A candidate IBAN: country letters, check digits, then letters and digits with at most one
 # space or dash between any two; find_ibans cuts it at the country's IBAN length.
 _IBAN = re.compile(r"\b[A-Za-z]{2}[0-9]{2}(?:[ -]?[A-Za-z0-9]){1,34}", _A)
-# ISO 13616 registry: country code -> IBAN length.
+# ISO 13616 IBAN registry (SWIFT): country code -> IBAN length, the 89 registered countries.
+# Territories that use another country's IBANs (GF, RE and others: FR; JE, GG, IM: GB; AX: FI)
+# have no prefix of their own.
 IBAN_LENGTHS: dict[str, int] = {
     "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
     "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
     "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
-    "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28,
-    "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20,
-    "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25,
-    "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27,
-    "SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
+    "HN": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
+    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19,
+    "MN": 20, "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29,
+    "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24,
+    "SM": 27, "SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+    "YE": 30,
 }
 _PHONE = re.compile(
     r"(?<![\w+])(?:"
@@ -117,7 +134,6 @@ _PHONE = re.compile(
     r"|\+1[2-9]\d{2}[2-9]\d{6}"                                                      # +1 unspaced
     r"|\+(?:[2-9]\d{0,2})(?:[ .-]?\(?\d{1,4}\)?){2,5}"                                # international
     r")(?![\w-])", _A)
-_DIGIT_WORD = re.compile(r"\d+\b", _A)
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 _ORDINAL_WORDS = ("(?:" + "|".join(_UNITS + ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
@@ -133,9 +149,13 @@ _DOB = re.compile(r"\b(?:born(?: on)?|d\.?o\.?b\.?|date of birth|birth ?date|bir
                   re.I | _A)
 # The number after the keyword: unspaced, dash-grouped, or space-grouped in groups of 3-4 digits
 # (so "account 12345678 2 times" is 12345678).
-_ACCOUNT = re.compile(r"(?i:\b(?:account|acct|a/c|routing|aba)\b\.?(?: ?(?:no\.?|number|num|#))?)\s*[:#]?\s*"
+_ACCOUNT = re.compile(r"(?i:\b(?:account|acct|a/c|routing|aba)\b\.?(?: ?(no\.?|number|num|#))?)\s*([:#]?)\s*"
                       r"(\d{1,8}(?:-\d{1,8}){1,4}|\d{3,4}(?: \d{3,4}){1,4}|\d{6,17})(?![\d-])", _A)
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", _A)
+# Shapes that are something else after an account keyword: a date (05-14-2001, 2001-05-14), and
+# a NANP phone number ("account: 713 853 5620"), unless the keyword names the number
+# ("account no. 713 853 5620", "acct # 713-853-5620").
+_DASHED_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})-(\d{1,2})-(?:\d{4}|\d{2})", _A)
+_NANP_SHAPE = re.compile(r"(?:1[ -])?[2-9]\d{2}([ -])[2-9]\d{2}\1\d{4}", _A)
 _STREET_TYPES = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
                  r"Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq")
 _ADDRESS = re.compile(
@@ -145,6 +165,7 @@ _ADDRESS = re.compile(
     r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2} \d{5}(?:-\d{4})?)?", _A)
 _NON_DIGIT = re.compile(r"[^0-9]")
 _DIGITS = frozenset("0123456789")
+_JOINERS = frozenset(" .-/")  # what joins the groups of a number
 
 
 def _card_prefix_ok(digits: str) -> bool:
@@ -155,16 +176,62 @@ def _card_prefix_ok(digits: str) -> bool:
     return digits[0] == "2" and len(digits) == 16 and 2221 <= int(digits[:4]) <= 2720
 
 
+def _valid_card(digits: str) -> bool:
+    return (13 <= len(digits) <= 19 and _card_prefix_ok(digits) and luhn_valid(digits)
+            and len(set(digits)) > 1)
+
+
+def _is_word_end(text: str, k: int) -> bool:
+    """Whether no ASCII letter, digit or underscore stands at ``text[k]`` (or ``k`` is outside the text)."""
+    if k < 0 or k >= len(text):
+        return True
+    c = text[k]
+    return not (c.isascii() and (c.isalnum() or c == "_"))
+
+
+def _group_before(text: str, a: int, sep: str, sizes: tuple[int, int]) -> bool:
+    """Whether a neighbour of the same shape ends just before ``text[a]``: ``sep``, and before it
+    a whole word of ``sizes[0]``..``sizes[1]`` digits that is neither a country code ("+001")
+    nor the end of a number written with another separator ("646-3490", "2001-05-14")."""
+    if a < 2 or text[a - 1] != sep:
+        return False
+    k = a - 1
+    while k > 0 and text[k - 1] in _DIGITS:
+        k -= 1
+    if not sizes[0] <= a - 1 - k <= sizes[1] or not _is_word_end(text, k - 1):
+        return False
+    if k >= 1 and text[k - 1] == "+":
+        return False
+    return not (k >= 2 and text[k - 1] in _JOINERS and text[k - 1] != sep and text[k - 2] in _DIGITS)
+
+
+def _group_after(text: str, b: int, sep: str, sizes: tuple[int, int]) -> bool:
+    """Whether a neighbour of the same shape starts just after ``text[b - 1]`` (the mirror of
+    :func:`_group_before`: "24hrs" and "12/25" are not neighbours)."""
+    if text[b:b + 1] != sep:
+        return False
+    k = b + 1
+    while k < len(text) and text[k] in _DIGITS:
+        k += 1
+    if not sizes[0] <= k - b - 1 <= sizes[1] or not _is_word_end(text, k):
+        return False
+    return not (k + 1 < len(text) and text[k] in _JOINERS and text[k] != sep and text[k + 1] in _DIGITS)
+
+
 def find_payment_cards(text: str, pos: int = 0) -> list[PiiHit]:
-    out = []
+    out: list[PiiHit] = []
     for m in _CARD.finditer(text, pos):
-        s = m.group(0)
-        digits = _NON_DIGIT.sub("", s)
-        if not 13 <= len(digits) <= 19 or not _card_prefix_ok(digits) or not luhn_valid(digits):
+        s, a, b = m.group(0), m.start(), m.end()
+        if not _valid_card(_NON_DIGIT.sub("", s)):
             continue
-        if len(set(digits)) == 1:
-            continue
-        out.append(PiiHit("payment_card", m.start(), m.end(), s))
+        if " " in s:  # a spaced card: no 4-digit group next to it, unless a neighbouring card
+            if _group_before(text, a, " ", (4, 4)) and not (out and out[-1].end == a - 1):
+                continue
+            if _group_after(text, b, " ", (4, 4)):
+                nxt = _CARD.match(text, b + 1)
+                if nxt is None or not _valid_card(_NON_DIGIT.sub("", nxt.group(0))):
+                    continue
+        out.append(PiiHit("payment_card", a, b, s))
     return out
 
 
@@ -175,6 +242,9 @@ def find_national_ids(text: str, pos: int = 0) -> list[PiiHit]:
         area, group, serial = m.groups()[:3] if m.group(1) is not None else m.groups()[3:]
         if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
             continue
+        if m.group(1) is None and (_group_before(text, m.start(), " ", (1, 4))
+                                   or _group_after(text, m.end(), " ", (1, 4))):
+            continue  # the neighbour rule (see above _CARD)
         out.append(PiiHit("national_id", m.start(), m.end(), m.group(0)))
     return out
 
@@ -207,18 +277,31 @@ def find_ibans(text: str, pos: int = 0) -> list[PiiHit]:
     return out
 
 
+def _is_dashed_date(number: str) -> bool:
+    m = _DASHED_DATE.fullmatch(number)
+    if m is None:
+        return False
+    x, y = (int(m.group(2)), int(m.group(3))) if m.group(1) else (int(m.group(4)), int(m.group(5)))
+    return (1 <= x <= 12 and 1 <= y <= 31) or (1 <= y <= 12 and 1 <= x <= 31)
+
+
 def find_bank_accounts(text: str) -> list[PiiHit]:
-    """Account or routing numbers introduced by a keyword ("account no. 123456789", "routing 021000021")."""
+    """Account or routing numbers introduced by a keyword ("account no. 123456789", "routing
+    021000021"). A date after the keyword ("account 05-14-2001") is not an account number, nor
+    is a NANP phone number ("account: 713 853 5620") unless the keyword names the number
+    ("account no. 713 853 5620", "acct # 713-853-5620")."""
     out = []
     for m in _ACCOUNT.finditer(text):
-        number = m.group(1)
+        number = m.group(3)
         digits = _NON_DIGIT.sub("", number)
-        if not 6 <= len(digits) <= 17 or _ISO_DATE.fullmatch(number):
+        if not 6 <= len(digits) <= 17 or _is_dashed_date(number):
             continue
-        if "rout" in m.group(0).lower() or "aba" in m.group(0).lower():
-            if not aba_valid(digits):
-                continue
-        out.append(PiiHit("bank_account", m.start(1), m.end(1), number))
+        if m.group(1) is None and m.group(2) != "#" and _NANP_SHAPE.fullmatch(number):
+            continue
+        keyword = m.group(0).lower()
+        if ("rout" in keyword or "aba" in keyword) and not aba_valid(digits):
+            continue
+        out.append(PiiHit("bank_account", m.start(3), m.end(3), number))
     return out
 
 
@@ -229,13 +312,13 @@ def find_phones(text: str, pos: int = 0) -> list[PiiHit]:
         digits = _NON_DIGIT.sub("", s)
         if not 10 <= len(digits) <= 15:
             continue
-        seps = [c for c in s if c in " .-"]
-        if seps:  # a neighbouring digit group across the separator the number uses next to it
-            if a >= 2 and text[a - 1] == seps[0] and text[a - 2] in _DIGITS:
+        if s[0] != "+" and "(" not in s:  # the neighbour rule (see above _CARD)
+            seps = [c for c in s if c in " .-"]
+            if seps and seps[0] != "-" and _group_before(text, a, seps[0], (1, 4)):
                 continue
-            if text[b:b + 1] == seps[-1] and _DIGIT_WORD.match(text, b + 1):
+            if seps and _group_after(text, b, seps[-1], (1, 4)):
                 continue
-        out.append(PiiHit("phone", m.start(), m.end(), m.group(0)))
+        out.append(PiiHit("phone", a, b, s))
     return out
 
 
@@ -323,7 +406,7 @@ def detect_pii(text: str, field: str = "") -> list[PiiHit]:
     low = None
     taken: list[tuple[int, int]] = []
     out: list[PiiHit] = []
-    for kind in PII_KINDS:
+    for kind in PII_PRECEDENCE:
         # Cheap necessary conditions first (digits each kind needs, keywords): most messages
         # are then never scanned by most detectors. They never change what is found.
         if n_digits < _MIN_DIGITS[kind]:
