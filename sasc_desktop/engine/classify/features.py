@@ -107,10 +107,43 @@ PUBLIC_MAIL_DOMAINS = frozenset({
     "126.com", "sina.com", "sohu.com", "naver.com", "hanmail.net", "daum.net", "rediffmail.com", "eircom.net",
     "shaw.ca", "rogers.com", "sympatico.ca", "bigpond.com", "optusnet.com.au", "xtra.co.nz",
 })
-# Brands with a domain per country ("yahoo.co.uk", "hotmail.fr", "gmx.at"): the brand label
-# followed by a country or generic top-level domain of at most two labels.
+# Brands with a domain per country ("yahoo.co.uk", "hotmail.fr", "gmx.at", "orange.fr"): the
+# brand label followed by a country-code top-level domain, directly or under a generic second
+# level ("co.uk", "com.br"). A brand under a generic top-level domain ("orange.com",
+# "mail.orange.com") is a company's own domain unless PUBLIC_MAIL_DOMAINS names it ("live.com").
 _PUBLIC_MAIL_BRANDS = frozenset({"yahoo", "hotmail", "outlook", "live", "msn", "aol", "gmail", "gmx", "yandex",
                                  "libero", "orange", "wanadoo", "tiscali", "btinternet"})
+# Second-level labels under which a country-code top-level domain registers names ("corp.co.uk",
+# "corp.com.au", "corp.co.jp", "corp.com.br", "uni.ac.uk", "charity.org.uk"), and other common
+# multi-part public suffixes: a small built-in stand-in for the Public Suffix List.
+_GENERIC_SECOND_LEVEL = frozenset({"co", "com", "net", "org", "ac", "edu", "gov", "govt", "mil", "or", "ne", "go",
+                                   "ltd", "plc", "sch", "nhs", "gob", "nic"})
+_MULTI_PART_SUFFIXES = frozenset({"me.uk", "id.au", "asn.au", "ad.jp", "ed.jp", "gr.jp", "lg.jp", "gv.at",
+                                  "priv.at", "qc.ca", "on.ca", "bc.ca", "ab.ca"})
+
+
+def _public_suffix_labels(labels: list[str]) -> int:
+    """How many of the last labels of a domain form its public suffix (1 or 2). The
+    documentation domains ("example.com", RFC 2606, and "example" under any top-level domain,
+    as demo and test mail uses them) count as suffixes: "arclight.example.com" is an
+    organisation's domain, "stonebridge.example.edu" another's."""
+    if len(labels) >= 2 and (labels[-2] == "example" or ".".join(labels[-2:]) in _MULTI_PART_SUFFIXES
+                             or (len(labels[-1]) == 2 and labels[-1].isalpha()
+                                 and labels[-2] in _GENERIC_SECOND_LEVEL)):
+        return 2
+    return 1
+
+
+def registrable_domain(domain: str) -> str:
+    """The domain an organisation registers, its public suffix and one label more (eTLD+1):
+    "mail.corp.com" -> "corp.com", "us.ibm.com" -> "ibm.com", "sales.corp.co.uk" -> "corp.co.uk",
+    "corp.com.au" -> "corp.com.au". A bare suffix or an address literal is returned as given."""
+    d = domain.strip().lower().rstrip(".")
+    labels = d.split(".")
+    if d.startswith("[") or all(x.isdigit() for x in labels):
+        return d
+    n = _public_suffix_labels(labels) + 1
+    return ".".join(labels[-n:]) if len(labels) >= n else d
 
 
 def is_public_mail_domain(domain: str) -> bool:
@@ -122,50 +155,52 @@ def is_public_mail_domain(domain: str) -> bool:
         if parent in PUBLIC_MAIL_DOMAINS:
             return True
         rest = labels[i + 1:]
-        if labels[i] in _PUBLIC_MAIL_BRANDS and 1 <= len(rest) <= 2 and all(len(x) <= 3 for x in rest):
+        if labels[i] in _PUBLIC_MAIL_BRANDS and len(rest) == _public_suffix_labels(rest) \
+                and len(rest[-1]) == 2 and rest[-1].isalpha():
             return True
     return False
 
 
-INTERNAL_MIN_SHARE = 0.3     # the top domain's least share of all messages with a sender
-INTERNAL_MIN_LEAD = 2.0      # ... and how many times the next domain's count it must have
-INTERNAL_MIN_OF_TOP = 0.3    # another domain is internal too when it sends this share of the top's count
+INTERNAL_MIN_SHARE = 0.3     # the organisation's least share of all messages with a sender
+INTERNAL_MIN_LEAD = 2.0      # ... and how many times the next organisation's count it must have
 
 
 def infer_internal_domains(sender_domain_counts: dict[str, int]) -> list[str]:
     """The organisation's own domains, from how many messages each sender domain sent.
 
-    A domain's count includes its subdomains' (``mail.corp.com`` counts for ``corp.com``).
-    Public webmail and ISP domains (:func:`is_public_mail_domain`) are never inferred. The most
-    common other domain has a clear share when it sent at least INTERNAL_MIN_SHARE (30%) of all
-    the messages with a sender and at least INTERNAL_MIN_LEAD (2) times as many as the next
-    domain (not one of its subdomains); it is then internal, and so is any other domain with at
-    least INTERNAL_MIN_OF_TOP (30%) of its count. Without a clear share (a spam folder, a
-    mailing-list archive, a few messages from as many domains) nothing is inferred: [], and
-    every address counts as external until the project's ``internal_domains`` setting names
-    the domains. Subdomains of a domain kept are left out (they are internal through it)."""
-    counts: dict[str, int] = {}
+    Sender domains are grouped by registrable domain (:func:`registrable_domain`: "us.ibm.com"
+    and "uk.ibm.com" count for "ibm.com", "sales.corp.co.uk" for "corp.co.uk"), and registrable
+    domains by their name label, one organisation under several suffixes ("corp.co.uk",
+    "corp.com"). Public webmail and ISP domains (:func:`is_public_mail_domain`) are never
+    inferred, but count in the total. The most common organisation has a clear share when it
+    sent at least INTERNAL_MIN_SHARE (30%) of all the messages with a sender and at least
+    INTERNAL_MIN_LEAD (2) times as many as the next; its registrable domains are then the
+    internal ones (their subdomains are internal through them). Another organisation is never
+    internal by its count alone, however many messages it sent: a counterparty the archive
+    corresponds with a lot ("partner.com") stays external. Without a clear share (a spam
+    folder, a mailing-list archive, a few messages from as many domains) nothing is inferred:
+    [], and every address counts as external until the project's ``internal_domains`` setting
+    names the domains."""
+    total = 0
+    by_org: dict[str, dict[str, int]] = {}
     for d, c in sender_domain_counts.items():
-        d = (d or "").strip().lower()
-        if d:
-            counts[d] = counts.get(d, 0) + c
-    total = sum(counts.values())
-    covered = dict.fromkeys((d for d in counts if not is_public_mail_domain(d)), 0)
-    for e, c in counts.items():
-        labels = e.split(".")
-        for i in range(len(labels)):  # e itself and each parent domain that sent mail too
-            parent = ".".join(labels[i:])
-            if parent in covered:
-                covered[parent] += c
-    if not covered or not total:
+        d = (d or "").strip().lower().rstrip(".")
+        if not d or not c:
+            continue
+        total += c
+        if is_public_mail_domain(d):
+            continue
+        reg = registrable_domain(d)
+        org = by_org.setdefault(reg.split(".")[0], {})
+        org[reg] = org.get(reg, 0) + c
+    if not by_org or not total:
         return []
-    ranked = sorted(covered.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))
-    top_domain, top = ranked[0]
-    runner_up = next((c for d, c in ranked[1:] if not d.endswith("." + top_domain)), 0)
+    ranked = sorted(((sum(regs.values()), name) for name, regs in by_org.items()), key=lambda x: (-x[0], x[1]))
+    top, name = ranked[0]
+    runner_up = ranked[1][0] if len(ranked) > 1 else 0
     if top < INTERNAL_MIN_SHARE * total or top < INTERNAL_MIN_LEAD * runner_up:
         return []
-    kept = [d for d, c in ranked if c >= INTERNAL_MIN_OF_TOP * top]
-    return sorted(d for d in kept if not any(d.endswith("." + k) for k in kept))
+    return sorted(by_org[name])
 
 
 META_NAMES: tuple[str, ...] = (
