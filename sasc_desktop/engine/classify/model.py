@@ -53,6 +53,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
@@ -127,55 +128,131 @@ def _logit(p: np.ndarray) -> np.ndarray:
 # The smallest Platt slope allowed, per standard deviation of the scores: one standard deviation
 # of score moves the log-odds by at least 0.1. See ``_platt``.
 MIN_SLOPE_PER_SD = 0.1
+# Scores whose standard deviation is at most this share of their largest magnitude have no spread
+# that floating point can resolve (log-odds fitted on them would cancel to noise): ``_platt``
+# treats them as all equal.
+_NO_SPREAD = 1e-8
+
+
+def _score_sd(scores: np.ndarray) -> float:
+    sd = float(np.std(scores))
+    if not math.isfinite(sd):  # sum of squares overflowed (|scores| ~ 1e154 and more): scale first
+        m = float(np.max(np.abs(scores)))
+        sd = m * float(np.std(scores / m))
+    return sd
 
 
 def _min_slope(scores: np.ndarray) -> float:
-    sd = float(np.std(scores))
+    sd = _score_sd(np.asarray(scores, dtype=float))
     return MIN_SLOPE_PER_SD / sd if sd > 1e-12 else MIN_SLOPE_PER_SD
 
 
+def _xent(z: np.ndarray, t: np.ndarray) -> float:
+    """Cross-entropy of targets t against P = sigmoid(z), summed; stable for any finite z."""
+    return float(np.sum(np.logaddexp(0.0, z) - t * z))
+
+
+def _newton(x: np.ndarray, grad_hess, loss, max_iter: int = 100) -> np.ndarray:
+    """Minimise a smooth convex ``loss`` from ``x`` by Newton's method made safe as in Lin, Lin &
+    Weng ("A note on Platt's probabilistic outputs for support vector machines", 2007): a tiny
+    ridge on the Hessian, a backtracking (Armijo) line search on the loss, and a stop on the
+    Newton decrement g' H^-1 g (about twice the distance to the optimum's loss) relative to the
+    loss. Near the optimum (decrement < 1e-6) the full step is taken without the line search:
+    there the loss changes by less than its own rounding error, which would otherwise refuse
+    steps for noise, and the full Newton step converges quadratically."""
+    f = loss(x)
+    for _ in range(max_iter):
+        g, H = grad_hess(x)
+        try:
+            d = -np.linalg.solve(H + 1e-12 * np.eye(len(x)), g)
+        except np.linalg.LinAlgError:
+            break
+        dec = float(-(g @ d))
+        if not dec > 1e-20 * max(1.0, abs(f)):  # converged (also stops on nan)
+            break
+        if dec < 1e-6:
+            x_new = x + d
+            f_new = loss(x_new)
+            if f_new <= f + 1e-9 * max(1.0, abs(f)):
+                x, f = x_new, f_new
+                continue
+        step = 1.0
+        while step >= 1e-10:
+            x_new = x + step * d
+            f_new = loss(x_new)
+            if f_new <= f - 1e-4 * step * dec:
+                break
+            step /= 2
+        else:
+            break  # no step lowers the loss: x is the optimum to working precision
+        x, f = x_new, f_new
+    return x
+
+
 def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float, bool]:
-    """Platt scaling with the usual label smoothing: P = sigmoid(a * score + b), with the slope
-    kept at or above a small positive floor (``_min_slope``). Returns (a, b, fell_back), where
-    ``fell_back`` says the floor was used.
+    """Platt scaling with the usual label smoothing: P = sigmoid(a * score + b), the maximum-
+    likelihood (a, b) under the constraint a >= a_min (``_min_slope``). Returns
+    (a, b, floored), where ``floored`` says the constraint is active at the optimum (a = a_min).
 
     A calibration must never reverse the model's ranking: unconstrained, with few sensitive
     judgments the out-of-fold scores often rank them below the rest and the fitted slope comes
     out negative, so the messages the model scores highest (the judged-sensitive ones, on the
     training set) got P ~ 0. The fit is therefore the maximum-likelihood calibration with
-    a >= a_min. The cross-entropy is convex in (a, b), so when the free optimum has a < a_min
-    the constrained one lies on the boundary: a = a_min and b fitted alone. That choice says
-    what the out-of-fold evidence says -- the ranking did not generalise to held-out messages
-    -- so probabilities stay close to the (smoothed) judged rate, while the model's order is
-    kept (a higher score is never a lower probability) for the threshold and for review
-    queues. a_min is 0.1 per standard deviation of the scores: the probabilities are then
-    nearly flat, which is honest, and the slope is scale-free (SVM margins and LR log-odds
-    differ in scale)."""
+    a >= a_min. A floored slope says what the out-of-fold evidence says -- the ranking did not
+    generalise to held-out messages -- so probabilities stay close to the (smoothed) judged rate,
+    while the model's order is kept (a higher score is never a lower probability) for the
+    threshold and for review queues. a_min is 0.1 per standard deviation of the scores: the
+    probabilities are then nearly flat, which is honest, and the slope is scale-free (SVM
+    margins and LR log-odds differ in scale).
+
+    The smoothed cross-entropy is convex in (a, b) and, when the scores are not all equal,
+    strictly convex with a finite minimum (every target lies strictly between 0 and 1). So the
+    free optimum is found first (safeguarded Newton, ``_newton``, on standardised scores, which
+    makes it indifferent to the scores' scale and offset); if its slope is below a_min, the
+    constrained optimum lies on the boundary -- an interior one would be a local, hence the
+    global, minimum -- and a = a_min with b fitted alone. Scores with no spread (all equal, to
+    floating-point resolution) carry no ranking: a = a_min, P = the mean smoothed target, and
+    ``floored`` is True."""
     scores = np.asarray(scores, dtype=float)
-    n1, n0 = int(y.sum()), int(len(y) - y.sum())
+    y = np.asarray(y)
+    if scores.ndim != 1 or len(scores) != len(y) or len(y) == 0 or not np.all(np.isfinite(scores)):
+        raise InputError("Platt calibration needs one finite score per label")
+    n1 = int(np.sum(y == 1))
+    n0 = len(y) - n1
     t = np.where(y == 1, (n1 + 1.0) / (n1 + 2.0), 1.0 / (n0 + 2.0))
-    a, b = 1.0, 0.0
-    for _ in range(100):  # Newton steps on the cross-entropy
-        p = _sigmoid(a * scores + b)
-        g = np.array([np.dot(p - t, scores), np.sum(p - t)])
-        w = p * (1 - p) + 1e-12
-        H = np.array([[np.dot(w, scores * scores), np.dot(w, scores)], [np.dot(w, scores), w.sum()]]) + 1e-9 * np.eye(2)
-        step = np.linalg.solve(H, g)
-        a, b = a - step[0], b - step[1]
-        if np.abs(step).max() < 1e-9:
-            break
     a_min = _min_slope(scores)
-    if np.isfinite(a) and np.isfinite(b) and a >= a_min:
-        return float(a), float(b), False
-    a = a_min  # the boundary of the constraint: fit the intercept alone
-    b = float(_logit(np.array([t.mean()]))[0] - a * scores.mean())  # a good start: the mean target
-    for _ in range(100):
-        p = _sigmoid(a * scores + b)
-        step = np.sum(p - t) / (np.sum(p * (1 - p)) + 1e-12)
-        b -= step
-        if abs(step) < 1e-12:
-            break
-    return float(a), float(b), True
+    sd = _score_sd(scores)
+    mean = float(np.mean(scores)) if sd > 0 else float(scores[0])
+    big = float(np.max(np.abs(scores))) if len(scores) else 0.0
+    if sd > 1e-12 and sd > _NO_SPREAD * big:
+        u = (scores - mean) / sd   # standardised: the same loss, well-conditioned
+
+        def loss_u(x):
+            return _xent(x[0] * u + x[1], t)
+
+        def grad_hess_u(x):
+            z = x[0] * u + x[1]
+            p, q = expit(z), expit(-z)
+            r, w = p - t, p * q
+            wu = w * u
+            return (np.array([r @ u, r.sum()]),
+                    np.array([[wu @ u, wu.sum()], [wu.sum(), w.sum()]]))
+        alpha, beta = _newton(np.array([0.0, math.log((n1 + 1.0) / (n0 + 1.0))]), grad_hess_u, loss_u)
+        if alpha / sd >= a_min:
+            a = float(alpha / sd)
+            return a, float(beta - a * mean), False
+    # on the boundary a = a_min: the intercept alone (a 1-d convex problem)
+    off = a_min * scores
+    tm = float(t.mean())
+
+    def loss_b(x):
+        return _xent(off + x[0], t)
+
+    def grad_hess_b(x):
+        p, q = expit(off + x[0]), expit(-(off + x[0]))
+        return np.array([float(np.sum(p - t))]), np.array([[float(np.sum(p * q))]])
+    b = _newton(np.array([math.log(tm / (1.0 - tm)) - float(np.mean(off))]), grad_hess_b, loss_b)[0]
+    return float(a_min), float(b), True
 
 
 _BASE_NAMES = {"lr": "logistic regression", "svm": "linear SVM"}
