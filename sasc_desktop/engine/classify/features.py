@@ -37,7 +37,7 @@ from .workers import _chunks, _parallel, _shares, _warm_pool
 
 log = logging.getLogger(__name__)
 
-FEATURE_VERSION = 8
+FEATURE_VERSION = 9  # bumped whenever an extractor changes what it computes (9: PII neighbour rules, IBAN precedence)
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
