@@ -19,7 +19,8 @@ from sasc_desktop.engine.classify import (DEFAULT_KIND, SensitivityClassifier, c
 from sasc_desktop.engine.classify import api
 from sasc_desktop.engine.classify.api import cv_fold_range, label_changes, load_model, nested_cv
 from sasc_desktop.engine.classify.features import project_features
-from sasc_desktop.engine.classify.model import MIN_SLOPE_PER_SD, _logit, _platt, _sigmoid
+from sasc_desktop.engine.classify.model import (MIN_SLOPE_PER_SD, _logit, _platt, _sigmoid, best_threshold,
+                                                check_beta, fbeta_from_counts)
 from sasc_desktop.engine.errors import InputError, ProjectError
 from sasc_desktop.engine.project import judgments as J
 from sasc_desktop.engine.session import Session
@@ -430,23 +431,44 @@ def test_one_default_model_kind(project):
 
 
 # ------------------------------------------------------------------------------ 7: F-beta
-@pytest.mark.parametrize("beta", [float("nan"), -2.0, 0.0, float("inf"), "x", None])
-def test_beta_must_be_finite_and_positive(project, beta):
-    with pytest.raises(InputError, match=r"^beta must be a finite number > 0, got "):
+BETA_REFUSED = r"^beta must be a number from 0\.001 to 1000 \(F-beta weighs recall beta times as much as precision; "
+
+
+# 1e160 and 1.4e154: beta squared overflows to inf, F-beta was nan and the highest threshold won
+@pytest.mark.parametrize("beta", [float("nan"), -2.0, 0.0, float("inf"), "x", None, 1e160, 1.4e154, 1000.5, 9.99e-4,
+                                  pytest.param(10 ** 400, id="10**400")])
+def test_beta_must_be_a_sane_positive_number(project, beta):
+    with pytest.raises(InputError, match=BETA_REFUSED + r"beyond 1000 it is recall alone, below 0\.001 precision "
+                                                        r"alone\), got "):
         train(project, "p1", beta=beta)
-    with pytest.raises(InputError, match=r"^beta must be a finite number > 0"):
+    with pytest.raises(InputError, match=BETA_REFUSED):
         SensitivityClassifier(beta=beta).fit(np.eye(4), [1, 0, 1, 0])
     if beta is not None:  # (None: the cv's --optimise choice)
-        with pytest.raises(InputError, match=r"^beta must be a finite number > 0"):
+        with pytest.raises(InputError, match=BETA_REFUSED):
             cross_validate(project, "p1", folds=3, beta=beta)
     assert _state(project) == (None, [])
+
+
+def test_beta_at_the_bounds_gives_finite_f_and_the_expected_thresholds():
+    """At the bounds F-beta is finite and is recall (1000: the lowest threshold that keeps every
+    sensitive message) or precision (0.001: the highest-precision cut) to within 0.1%."""
+    assert check_beta(1000) == 1000.0 and check_beta("0.001") == 0.001
+    y = np.array([1, 0, 1, 0, 0, 1, 0, 0])
+    p = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
+    t, f = best_threshold(y, p, 1000.0)
+    assert t == pytest.approx(0.35) and f == pytest.approx(1.0, abs=1e-3)   # all three sensitive found
+    t, f = best_threshold(y, p, 0.001)
+    assert t == pytest.approx(0.85) and f == pytest.approx(1.0, abs=1e-3)   # the one certain hit
+    assert np.all(np.isfinite(fbeta_from_counts(np.arange(5), np.arange(5), np.arange(5), 1000.0)))
 
 
 def test_beta_from_the_cli(project, capsys):
     root = str(project.root)
     project.close()
     assert sasc(["classify", "train", root, "--persona", "p1", "--beta", "nan"]) == 2
-    assert "beta must be a finite number > 0, got nan" in capsys.readouterr().err
+    assert "beta must be a number from 0.001 to 1000 (F-beta weighs" in capsys.readouterr().err
+    assert sasc(["classify", "cv", root, "--persona", "p1", "--beta", "1e160"]) == 2
+    assert capsys.readouterr().err.strip().endswith("below 0.001 precision alone), got 1e+160")
     with pytest.raises(SystemExit) as exit_:
         sasc(["classify", "cv", root, "--persona", "p1", "--beta", "2", "--optimise", "f1"])
     assert exit_.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
