@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ProjectError
+from .modelfile import unwritable_message
+
+log = logging.getLogger(__name__)
 
 MARKER = "sasc-project.json"
 FORMAT = "sasc-project"
@@ -64,6 +68,21 @@ def open_project_paths(root: Path) -> ProjectPaths:
         raise ProjectError(f"{paths.marker} is damaged: {exc}") from exc
     if marker.get("format") != FORMAT:
         raise ProjectError(f"{root} is not a SASC project (unknown format {marker.get('format')!r})")
-    for d in (paths.index, paths.models, paths.exports):
-        d.mkdir(exist_ok=True)
+    # The search index is needed to open a project at all: a file in its place (or a folder that
+    # cannot be created) is a ProjectError saying so. The models and exports folders are needed
+    # only to write (train, export): opening, searching and reading go on without them, and a
+    # write that needs one fails then with a ProjectError naming it (write_model_file); a missing
+    # one is created here when it can be, or by the first write.
+    for d, needed in ((paths.index, True), (paths.models, False), (paths.exports, False)):
+        try:
+            d.mkdir(exist_ok=True)
+        except OSError as exc:
+            there = d.is_symlink() or d.exists()  # a file, or a link to nothing
+            what = f"the project's {'search index' if needed else d.name + ' folder'} cannot be " \
+                   f"{'opened' if there else 'created'}"
+            message = unwritable_message(d if there else root, exc, what)
+            if needed:
+                raise ProjectError(message) from None
+            log.warning("%s (the project is open; saving %s fails until then)", message,
+                        "models" if d == paths.models else "exports")
     return paths
