@@ -79,7 +79,7 @@ def _threshold_args(p) -> None:
     g.add_argument("--optimise", "--optimize", choices=("f1", "f2"),
                    help="the F-measure the decision threshold maximises (default f1)")
     g.add_argument("--beta", type=float, metavar="B",
-                   help="maximise F-beta for this beta instead (a finite number > 0; 2 is --optimise f2)")
+                   help="maximise F-beta for this beta instead (0.001 to 1000; 2 is --optimise f2)")
 
 
 def _beta(args) -> float:
