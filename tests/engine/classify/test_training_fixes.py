@@ -25,10 +25,7 @@ from sasc_desktop.engine.errors import InputError, ProjectError
 from sasc_desktop.engine.project import judgments as J
 from sasc_desktop.engine.session import Session
 
-SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
-             "confidential settlement terms", "salary and termination of Bob"]
-PLAIN = ["lunch menu for friday", "quarterly gas volumes report", "meeting room booking", "pipeline capacity update",
-         "conference travel schedule"]
+from test_classify_project import PLAIN, SENSITIVE  # the same small vocabulary of sensitive and plain notes
 
 
 def _make_project(root, n=60):
