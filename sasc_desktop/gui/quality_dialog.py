@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QMimeData, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
                                QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout)
@@ -349,10 +349,9 @@ class QualityDialog(QDialog):
     def copy(self) -> None:
         if self.value is None:
             return
-        mime = QMimeData()
-        mime.setText(result_text(self.value))
-        mime.setData("application/json", json.dumps(result_json(self.value), indent=2).encode())
-        QGuiApplication.clipboard().setMimeData(mime)
+        # Plain text only: a QMimeData handed to the clipboard from Python crashes the process at
+        # exit (PySide6 6.11, seen offscreen); the text ends with the JSON anyway.
+        QGuiApplication.clipboard().setText(result_text(self.value))
         self._set_status("The results are on the clipboard (as text, with the JSON at the end).")
 
     def reject(self) -> None:  # Esc, Close and the title bar's close button all come here
