@@ -150,12 +150,14 @@ def cmd_reindex(args) -> int:
 def cmd_demo(args) -> int:
     from ..engine.demo_project import DEMO_MESSAGES, DEMO_SEED, build_demo_project
 
+    if args.messages is not None and args.messages < 1:
+        raise InputError(f"--messages must be at least 1, got {args.messages}")
     bar = TextProgressBar("demo")
     # Built aside and moved into place when done (an existing empty folder, even the current one,
     # is filled, not replaced): stopped early, it leaves dir as it was, missing or empty. The
     # root returned is resolved, so `sasc demo .` reports and opens the real folder.
     try:
-        root = build_demo_project(args.dir, n_messages=args.messages or DEMO_MESSAGES,
+        root = build_demo_project(args.dir, n_messages=DEMO_MESSAGES if args.messages is None else args.messages,
                                   seed=DEMO_SEED if args.seed is None else args.seed,
                                   progress=Progress(bar), train=not args.no_train)
     finally:

@@ -56,6 +56,9 @@ MIN_AGE = 60.0  # seconds: a temporary folder younger than this is never swept
 # Everything a build writes at the top of a project folder (nothing else is ever a build's).
 BUILD_NAMES = frozenset({MARKER, "project.sqlite", "project.sqlite-wal", "project.sqlite-shm",
                          "project.sqlite-journal", "index", "models", "exports", DEMO_MAIL})
+# Written into an existing (empty) root before a build's files move in, removed after the marker:
+# the only evidence that a folder without the marker is a build killed while moving in.
+FILLING = ".sasc-filling"
 
 
 def _stage(parent: Progress, start: float, end: float, label: str) -> Progress:
@@ -90,18 +93,25 @@ def demo_status(root: Path | str, busy_timeout: float = 5.0) -> str:
     if any(_running(e) for e in builds):
         return "building"
     names = {e.name for e in entries} - {e.name for e in builds}  # a dead build's folder: build files
-    ours = names <= BUILD_NAMES and not ((root / "exports").is_dir() and any((root / "exports").iterdir()))
-    if MARKER not in names:  # never a project: a build stopped before or while moving it into place
-        return "incomplete" if ours else "other"
+    ours = names <= BUILD_NAMES | {FILLING} and not ((root / "exports").is_dir() and any((root / "exports").iterdir()))
+    if MARKER not in names:
+        # Without the marker, only positive evidence makes it a build's: the token a fill writes
+        # first (killed while moving in), or nothing but dead build folders. Names alone are not
+        # enough: a user's project that lost its marker has the same names.
+        return "incomplete" if ours and (FILLING in names or not names) else "other"
+    demo_mail = (root / DEMO_MAIL).is_dir() and not (root / DEMO_MAIL).is_symlink()
     if not (root / "project.sqlite").exists():  # stopped before its database was made
-        return "incomplete" if ours else "project"
+        return "incomplete" if ours and demo_mail else "project"
     counts = _project_counts(root, busy_timeout)
     if counts is None:  # a database that cannot be read: whatever is in it stays
         return "project"
     if counts["messages"] and counts["personas"] and counts["sensitivity"]:
         return "complete"
-    made = any(counts[k] for k in ("personas", "topics", "qrels", "sensitivity", "models", "settings"))
-    return "incomplete" if ours and not (made or counts["foreign_sources"]) else "project"
+    made = any(counts[k] for k in ("personas", "topics", "qrels", "sensitivity", "reasons", "scores", "models",
+                                   "settings"))
+    # A demo build always has its generated mail; a project without it (say, `sasc init`) is
+    # someone's, however empty: it is opened as it is, never emptied.
+    return "incomplete" if ours and demo_mail and not (made or counts["foreign_sources"]) else "project"
 
 
 def _project_counts(root: Path, busy_timeout: float) -> Optional[dict[str, int]]:
@@ -129,7 +139,8 @@ def _project_counts(root: Path, busy_timeout: float) -> Optional[dict[str, int]]
                 return found[0][0] if found else 0
             out = {"messages": count("messages"), "personas": count("personas"), "topics": count("topics"),
                    "qrels": count("qrels"), "sensitivity": count("sensitivity"), "models": count("classifier_models"),
-                   "settings": count("settings")}  # the demo sets one only with its judgments; else the user's
+                   "settings": count("settings"),  # the demo sets one only with its judgments; else the user's
+                   "reasons": count("sensitivity_reasons"), "scores": count("scores")}
             paths = [r[0] for r in rows("SELECT path FROM sources")]
             out["foreign_sources"] = sum(1 for p in paths if p != mail and not p.startswith(mail + os.sep))
             return out
@@ -339,13 +350,21 @@ class _Build:
         # between, root holds build files without a marker, which nothing opens as a project
         # and demo_status calls "incomplete"; the temporary folder still holds its name and a
         # lock nobody holds any more, so the next build sweeps it.
+        token = root / FILLING  # first in, last out: see FILLING
+        token.write_text(json.dumps({"build": str(self.tmp)}))
+        self.moved.append(token)
         names = sorted(p.name for p in self.project.iterdir() if p.name != MARKER)
         for name in names + [MARKER]:
             if os.path.lexists(root / name):  # never replace what something else put there
                 raise ProjectError(f"{root} was filled by something else while the demo was being built; "
                                    f"choose an empty or new folder for the demo")
-            os.rename(self.project / name, root / name)
+            try:
+                os.rename(self.project / name, root / name)
+            except OSError as exc:  # e.g. another file system: nothing is left half-moved (abandon)
+                raise ProjectError(f"cannot move the demo project into {root}: {exc.strerror or exc}") from exc
             self.moved.append(root / name)
+        token.unlink()
+        self.moved.remove(token)
 
     def abandon(self) -> None:
         """Undo a build that failed or was stopped: its temporary folder, and anything it had

@@ -34,6 +34,7 @@ def killed_while_moving(root, n: int = 40) -> None:
     """What a build killed while filling the existing folder leaves: every file but the marker."""
     demo_project.build_demo_project(root, n_messages=n, seed=7, train=False)
     (root / demo_project.MARKER).unlink()
+    (root / demo_project.FILLING).write_text("{}")  # the fill's token, written first, removed last
 
 
 def killed_build_folder(root):

@@ -278,7 +278,7 @@ def test_killed_while_filling_an_existing_folder_it_is_incomplete_never_a_projec
     run = subprocess.run([sys.executable, "-c", KILLED_BEFORE_THE_MARKER, str(target)], env=ENV,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 9, run.stderr
-    assert sorted(os.listdir(target)) == ["demo-mail", "exports", "index", "models", "project.sqlite"]
+    assert sorted(os.listdir(target)) == [".sasc-filling", "demo-mail", "exports", "index", "models", "project.sqlite"]
     assert demo_status(target) == "incomplete"  # every build file, no marker: nothing opens it
     with pytest.raises(ProjectError, match="not a SASC project"):
         Session.open(target)
@@ -369,12 +369,27 @@ def test_demo_status_tells_unfinished_builds_from_work(tmp_path):
     (tmp_path / "a-file").write_text("x")
     assert demo_status(tmp_path / "a-file") == "other"
 
-    files_only = tmp_path / "files-only"  # build files, no marker
+    files_only = tmp_path / "files-only"  # build files, no marker: only the fill's token makes them a build's
     (files_only / "index").mkdir(parents=True)
     (files_only / "project.sqlite").write_bytes(b"")
+    assert demo_status(files_only) == "other"
+    (files_only / demo_project.FILLING).write_text("{}")
     assert demo_status(files_only) == "incomplete"
     (files_only / "notes.txt").write_text("mine")
     assert demo_status(files_only) == "other"
+
+    # a user's project that lost its marker (their own mail in it) is never a build's leftovers
+    lost_marker = tmp_path / "lost-marker"
+    old_style_unfinished_demo(lost_marker)
+    (lost_marker / "sasc-project.json").unlink()
+    assert demo_status(lost_marker) == "other"
+    with pytest.raises(ProjectError):
+        remove_unfinished(lost_marker)
+    assert (lost_marker / "project.sqlite").exists()
+    only_models = tmp_path / "only-models"
+    (only_models / "models").mkdir(parents=True)
+    (only_models / "models" / "mine.pkl").write_bytes(b"x")
+    assert demo_status(only_models) == "other"
 
     old = tmp_path / "old"
     old_style_unfinished_demo(old)
@@ -390,16 +405,25 @@ def test_demo_status_tells_unfinished_builds_from_work(tmp_path):
         s.ingest([mine / "mail"], workers=0)
     assert demo_status(imported) == "project"
 
-    marker_only = tmp_path / "marker-only"  # killed right after the marker was written
+    marker_only = tmp_path / "marker-only"  # `sasc init`: someone's project, however empty
     with Session.create(marker_only):
         pass
-    assert demo_status(marker_only) == "incomplete"
+    assert demo_status(marker_only) == "project"
 
     settings = tmp_path / "settings"  # `sasc init`, then the user's own settings: their work
     with Session.create(settings) as s:
-        assert demo_status(settings) == "incomplete"
         s.update_settings(owner_addresses=["me@example.org"], internal_domains=["example.org"])
     assert demo_status(settings) == "project"
+
+    reasons = tmp_path / "reasons"  # an unfinished demo into which someone imported reasons
+    old_style_unfinished_demo(reasons)
+    assert demo_status(reasons) == "incomplete"
+    with Session.open(reasons) as s:
+        doc = s.store.con.execute("SELECT doc_id FROM messages LIMIT 1").fetchone()[0]
+        why = tmp_path / "why.tsv"
+        why.write_text(f"{doc}\tholly-palmer\tlegal\n")
+        s.import_judgments(reasons=why)
+    assert demo_status(reasons) == "project"
 
     damaged = tmp_path / "damaged"
     old_style_unfinished_demo(damaged)
@@ -528,3 +552,11 @@ def test_a_real_build_holds_its_lock_while_it_runs(tmp_path):
     assert proc.returncode == 0, err
     assert counts(target)["messages"] == 1500 and demo_status(target) == "complete"
     assert temp_folders(tmp_path) == []
+
+
+def test_a_message_count_below_one_is_refused_before_anything_is_made(tmp_path, capsys):
+    target = tmp_path / "a" / "b" / "demo"
+    for bad in ("0", "-5"):
+        assert sasc_main(["demo", str(target), "--messages", bad, "--no-train"]) == 2
+        assert capsys.readouterr().err.strip() == f"sasc: error: --messages must be at least 1, got {bad}"
+    assert not (tmp_path / "a").exists()
