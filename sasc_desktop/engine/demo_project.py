@@ -74,10 +74,10 @@ def _stage(parent: Progress, start: float, end: float, label: str) -> Progress:
 def demo_status(root: Path | str, busy_timeout: float = 5.0) -> str:
     """What is at ``root``, for building the demo there: ``missing``, ``empty`` (an empty
     folder), ``complete`` (a project with messages, personas and sensitivity judgments),
-    ``incomplete`` (only what an unfinished build writes: a folder of build files without the
-    project marker, or a project with no judgments, no personas, no topics, no models, no
-    settings, no exports and no mail but the generated demo mail; nothing a user made is in
-    it), ``building`` (a build into the folder itself is running), ``project`` (any other SASC
+    ``incomplete`` (only what an unfinished build writes: build files without the project
+    marker beside the token a fill writes first, or dead build folders only, or a project with
+    the generated demo mail and nothing else: no judgments, reasons, scores, personas, topics,
+    models, settings, exports or other mail; nothing a user made is in it), ``building`` (a build into the folder itself is running), ``project`` (any other SASC
     project: it may hold someone's work; also one whose database cannot be read, locked past
     ``busy_timeout`` seconds, damaged or unreadable) or ``other`` (a file, or a folder holding
     anything else)."""
@@ -384,6 +384,8 @@ def _resolve_root(root: Path | str) -> Path:
     root = Path(root).expanduser()
     try:
         root = root.resolve()
+    except RuntimeError:  # a symlink loop (Python < 3.13 raises RuntimeError, later OSError)
+        raise ProjectError(f"cannot use {root} for the demo project: it is a symbolic link loop") from None
     except OSError as exc:
         raise ProjectError(f"cannot use {root} for the demo project: {exc.strerror or exc}") from exc
     where = root.parent

@@ -560,3 +560,11 @@ def test_a_message_count_below_one_is_refused_before_anything_is_made(tmp_path, 
         assert sasc_main(["demo", str(target), "--messages", bad, "--no-train"]) == 2
         assert capsys.readouterr().err.strip() == f"sasc: error: --messages must be at least 1, got {bad}"
     assert not (tmp_path / "a").exists()
+
+
+def test_a_symlink_loop_is_a_clear_error(tmp_path, capsys):
+    loop = tmp_path / "loopy"
+    loop.symlink_to(loop)
+    assert sasc_main(["demo", str(loop), "--messages", "5", "--no-train"]) == 2
+    assert capsys.readouterr().err.strip() == (f"sasc: error: cannot use {loop} for the demo project: "
+                                               "it is a symbolic link loop")
