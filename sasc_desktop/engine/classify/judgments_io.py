@@ -453,7 +453,7 @@ class _Locator:
             m = parse_message(raw, str(txt))
         except Exception:  # MalformedMessage, or anything the parser cannot read: ingest skips it, so do we
             return None
-        from ..ingest.importer import _same_subject
+        from ..ingest.importer import _same_subject, new_doc_id
         rows = self.con.execute("SELECT doc_id, subject FROM messages WHERE message_id = ? ORDER BY id",
                                 (m.message_id,)).fetchall()
         if not m.synthetic_id:
@@ -461,7 +461,7 @@ class _Locator:
                 if _same_subject(r[1], m.subject):
                     return r[0]
         # not in the project: the id ingest would give it (another message has its Message-ID: ~hash)
-        return m.message_id if not rows else f"{m.message_id}~{m.raw_sha256[:10]}"
+        return new_doc_id(m, taken=bool(rows))
 
 
 def _persona_card(persona_id: str, default: dict[str, Any]) -> dict[str, Any]:

@@ -291,7 +291,7 @@ class Importer:
                 self._replace_kept_copy(con, row["id"], m, source_id, zraw)
                 return row["id"], "replaced", row["doc_id"], row["thread_id"]
             return None
-        doc_id = m.message_id if not existing else f"{m.message_id}~{m.raw_sha256[:10]}"
+        doc_id = new_doc_id(m, taken=bool(existing))
         thread_id = _thread_of(con, m)
         cur = con.execute(
             "INSERT INTO messages(doc_id, message_id, synthetic_id, date, ts, sender, from_addr, recipients, cc, bcc, "
@@ -353,6 +353,13 @@ def _count_edges(con, sender: str, recipients: list[str], kind: str) -> None:
     con.executemany("INSERT INTO edges(sender, recipient, kind, count) VALUES (?, ?, ?, 1) "
                     "ON CONFLICT(sender, recipient, kind) DO UPDATE SET count = count + 1",
                     [(sender, r, kind) for r in dict.fromkeys(recipients)])
+
+
+def new_doc_id(m, taken: bool) -> str:
+    """The doc_id a new document gets: its Message-ID, or, when another stored message already
+    has that Message-ID (``taken``), the Message-ID with ``~`` and the first 10 hex digits of
+    its raw SHA-256."""
+    return m.message_id if not taken else f"{m.message_id}~{m.raw_sha256[:10]}"
 
 
 def _same_subject(a: str, b: str) -> bool:
