@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
                                QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout)
@@ -194,11 +194,6 @@ class QualityDialog(QDialog):
         self.placeholder.setObjectName("qualityPlaceholder")
         self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet("color: #666")
-        # The worker passes progress on at most every 0.1 s and drops what comes sooner, so a long
-        # model fit could leave an older step shown: while running, the dialog also reads it.
-        self._poll = QTimer(self)
-        self._poll.setInterval(250)
-        self._poll.timeout.connect(self._poll_progress)
 
         self.settings_label = QLabel("")
         self.settings_label.setObjectName("qualitySettings")
@@ -317,7 +312,6 @@ class QualityDialog(QDialog):
         self.step.setText("")
         self.progress.hide()
         self.step.hide()
-        self._poll.stop()
         self.cancel_button.setEnabled(False)
         self.cancel_button.setText("&Cancel check")
 
@@ -335,8 +329,6 @@ class QualityDialog(QDialog):
         self._set_status("")
         self.cancel_button.setEnabled(True)
         self.task = self._start(self.options(), self._progress, self._done, self._failed)
-        if self.running:
-            self._poll.start()
         self._update_buttons()
 
     def cancel(self) -> None:
@@ -359,13 +351,6 @@ class QualityDialog(QDialog):
         super().reject()
 
     # the worker's callbacks (on the UI thread) -------------------------------------------
-    def _poll_progress(self) -> None:
-        if self.running:
-            p = self.task.progress
-            self._progress(p.done, p.total, p.message)
-        else:
-            self._poll.stop()
-
     def _progress(self, done: int, total: Optional[int], message: str) -> None:
         if not self.running or self.task.cancelled:
             return
