@@ -53,12 +53,12 @@ _TEMP = re.compile(r"\.sasc-build-[0-9a-f]{8}")
 BUILD_INFO = "sasc-build.json"  # in a temporary folder: {"root": the root it is for, "pid", "host"}
 BUILD_LOCK = "sasc-build.lock"  # in a temporary folder: locked by its builder while it runs
 MIN_AGE = 60.0  # seconds: a temporary folder younger than this is never swept
-# Everything a build writes at the top of a project folder (nothing else is ever a build's).
-BUILD_NAMES = frozenset({MARKER, "project.sqlite", "project.sqlite-wal", "project.sqlite-shm",
-                         "project.sqlite-journal", "index", "models", "exports", DEMO_MAIL})
 # Written into an existing (empty) root before a build's files move in, removed after the marker:
 # the only evidence that a folder without the marker is a build killed while moving in.
 FILLING = ".sasc-filling"
+# Everything a build writes at the top of a project folder (nothing else is ever a build's).
+BUILD_NAMES = frozenset({MARKER, "project.sqlite", "project.sqlite-wal", "project.sqlite-shm",
+                         "project.sqlite-journal", "index", "models", "exports", DEMO_MAIL, FILLING})
 
 
 def _stage(parent: Progress, start: float, end: float, label: str) -> Progress:
@@ -93,7 +93,7 @@ def demo_status(root: Path | str, busy_timeout: float = 5.0) -> str:
     if any(_running(e) for e in builds):
         return "building"
     names = {e.name for e in entries} - {e.name for e in builds}  # a dead build's folder: build files
-    ours = names <= BUILD_NAMES | {FILLING} and not ((root / "exports").is_dir() and any((root / "exports").iterdir()))
+    ours = names <= BUILD_NAMES and not ((root / "exports").is_dir() and any((root / "exports").iterdir()))
     if MARKER not in names:
         # Without the marker, only positive evidence makes it a build's: the token a fill writes
         # first (killed while moving in), or nothing but dead build folders. Names alone are not
