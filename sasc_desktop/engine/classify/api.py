@@ -297,6 +297,7 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     t0 = time.perf_counter()
     beta = check_beta(beta)
     check_persona(session, persona)
+    session.store.require_writable("the sensitivity model")  # (a project open for reading only)
     fm = project_features(session, progress)
     ids, y = _labels(session, persona)
     rows = fm.rows(ids)
@@ -357,6 +358,7 @@ def score_project(session, persona: str, progress: Optional[Progress] = None) ->
     feature rows and scored in parallel shares (see ``FeatureSpace.transform_store``). Returns
     how many were scored."""
     progress = ensure(progress)
+    session.store.require_writable("the scores")
     version = _version(session.store.con, persona)
     model = load_model(session, persona)
     progress.update(0, None, "reading and scoring messages")
@@ -395,11 +397,12 @@ def _score_map(session, persona: str) -> dict[str, float]:
         if rows:  # messages ingested after training: score them with the saved model
             ids, missing = [r[0] for r in rows], [r[1] for r in rows]
             probs = model.proba_positive(doc_matrix(session, model, missing))
-            with session.store.transaction() as c:
-                if _version(c, persona) != version:
-                    continue  # a training committed meanwhile (another thread): its scores stand; start again
-                c.executemany("INSERT OR IGNORE INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
-                              [(persona, i, float(p), version) for i, p in zip(ids, probs)])
+            if not session.store.read_only:  # (open for reading only: scored, not stored)
+                with session.store.transaction() as c:
+                    if _version(c, persona) != version:
+                        continue  # a training committed meanwhile (another thread): its scores stand; start again
+                    c.executemany("INSERT OR IGNORE INTO scores(persona, message, prob, model_version) "
+                                  "VALUES (?, ?, ?, ?)", [(persona, i, float(p), version) for i, p in zip(ids, probs)])
             scores.update(zip(missing, probs.astype(float).tolist()))
         with _LOCK:
             _SCORES[key] = scores

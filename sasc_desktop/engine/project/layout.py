@@ -49,9 +49,18 @@ def init_project(root: Path) -> ProjectPaths:
     if root.exists() and any(root.iterdir()):
         raise ProjectError(f"{root} is not empty; choose an empty or new folder for a project")
     paths = ProjectPaths(root)
-    for d in (root, paths.index, paths.models, paths.exports):
-        d.mkdir(parents=True, exist_ok=True)
-    paths.marker.write_text(json.dumps({"format": FORMAT, "created_by": "sasc-desktop"}, indent=2) + "\n")
+    made = None
+    try:
+        for d in (root, paths.index, paths.models, paths.exports):
+            made = d
+            d.mkdir(parents=True, exist_ok=True)
+        made = paths.marker
+        paths.marker.write_text(json.dumps({"format": FORMAT, "created_by": "sasc-desktop"}, indent=2) + "\n")
+    except OSError as exc:  # a read-only place, no permission, a full disk: say which folder
+        folder = made.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        raise ProjectError(unwritable_message(folder, exc, f"cannot create a project at {root}")) from None
     return paths
 
 

@@ -2,29 +2,93 @@
 
 One connection per thread (SQLite connections must not be shared across threads); WAL lets
 readers run while a writer works.
+
+A project whose folder (or project.sqlite) cannot be written, on a read-only medium or share,
+say, is opened for reading only: SQLite in WAL mode must create project.sqlite-wal and -shm
+beside the database even to read, so it is opened as an immutable file instead (no locks, no
+WAL), which is sound only while nobody changes it; hence only when no -wal file holds changes
+(none was left by a crash, no other program has it open for writing). Opening such a project
+needs no write, or it is refused with a ProjectError saying why and what to do; every write then
+is a ProjectReadOnlyError saying the same.
 """
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
+from urllib.parse import quote_from_bytes
 
 from ..errors import ProjectError
 from .schema import MIGRATIONS
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
+_SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14  # primary result codes (the low byte of extended ones)
+READ_ONLY_FIX = "copy the project folder to a place you can write to and open the copy"
 
-def _connect(path: Path) -> sqlite3.Connection:
+
+def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    if read_only:
+        con = sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None, timeout=30.0,
+                              check_same_thread=True, factory=_ReadOnlyConnection)
+        con.row_factory = sqlite3.Row
+        con.execute("PRAGMA query_only=ON")
+        return con
     con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=True)
     con.row_factory = sqlite3.Row
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoint; WAL keeps it consistent
     con.execute("PRAGMA foreign_keys=ON")
     return con
+
+
+def _read_only_uri(path: Path) -> str:
+    """An SQLite URI opening ``path`` read-only as an immutable file (no -wal, -shm or locks).
+    The path is percent-encoded (a '?', '#' or '%' in a folder name is not a URI part) and the
+    authority is always empty, so a Windows share (//server/share/...) is a path, not a host."""
+    text = os.path.abspath(path).replace(os.sep, "/")
+    if not text.startswith("/"):
+        text = "/" + text  # C:/... -> /C:/...
+    return "file://" + quote_from_bytes(os.fsencode(text), safe="/:") + "?mode=ro&immutable=1"
+
+
+def _unwritable(db: Path, really: bool = False) -> Optional[str]:
+    """Why this process cannot write the database or create files beside it (SQLite's -wal and
+    -shm), as words naming the folder or the file; None when it can. First by the permission
+    check, which knows read-only file systems, immutable files and this process's rights;
+    ``really``: by trying, for where that check cannot tell (Windows folders, some network
+    shares): a temporary file made beside it and removed at once, the database opened for
+    writing (and closed, changing nothing)."""
+    if really:
+        try:
+            with tempfile.TemporaryFile(dir=db.parent):
+                pass
+        except OSError:
+            return f"the project folder {db.parent} is read-only"
+        try:
+            os.close(os.open(db, os.O_RDWR | getattr(os, "O_BINARY", 0)))
+        except OSError:
+            return f"the project's database {db} is read-only"
+        return None
+    kw = {"effective_ids": True} if os.access in os.supports_effective_ids else {}
+    if not os.access(db.parent, os.W_OK, **kw):
+        return f"the project folder {db.parent} is read-only"
+    if not os.access(db, os.W_OK, **kw):
+        return f"the project's database {db} is read-only"
+    return None
+
+
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_READONLY, _SQLITE_CANTOPEN)
+    text = str(exc).lower()
+    return "readonly" in text or "unable to open" in text
 
 
 def migrate(con: sqlite3.Connection) -> int:
@@ -66,6 +130,73 @@ def _statements(script: str) -> list[str]:
     return parts
 
 
+class ProjectReadOnlyError(ProjectError, sqlite3.OperationalError):
+    """A write to a project opened for reading only (its folder or database is read-only).
+
+    A ProjectError (the CLI and GUI show its message saying what to do) that is still an
+    sqlite3.OperationalError, as SQLite's own "attempt to write a readonly database" was."""
+
+
+class _ReadOnlyConnection(sqlite3.Connection):
+    """A read-only connection on which a write is a ProjectReadOnlyError saying what to do,
+    not SQLite's bare "attempt to write a readonly database"."""
+    message = "this change cannot be saved"
+
+    def _fail(self, exc: sqlite3.OperationalError):
+        if _cannot_write(exc):
+            raise ProjectReadOnlyError(self.message) from exc
+        raise exc
+
+    def execute(self, *args, **kwargs):
+        try:
+            return super().execute(*args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            self._fail(exc)
+
+    def executemany(self, *args, **kwargs):
+        try:
+            return super().executemany(*args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            self._fail(exc)
+
+    def executescript(self, *args, **kwargs):
+        try:
+            return super().executescript(*args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            self._fail(exc)
+
+
+def _check_read_only_open(con: sqlite3.Connection, db: Path, where: str) -> None:
+    """Refuse (ProjectError) to open a read-only project whose opening would need a write, or
+    which cannot be read soundly as an immutable file."""
+    found = con.execute("PRAGMA user_version").fetchone()[0]
+    if found > SCHEMA_VERSION:
+        migrate(con)  # the error saying a newer version wrote it
+    reason = None
+    wal = db.with_name(db.name + "-wal")
+    try:
+        pending = wal.stat().st_size > 0
+    except FileNotFoundError:
+        pending = False
+    except OSError:
+        pending = True
+    if pending:
+        reason = (f"{wal.name} holds changes not yet written into {db.name} (it was not closed cleanly, or "
+                  "another program has it open)")
+    elif found < SCHEMA_VERSION:
+        reason = "it was made by an older version of SASC Desktop and must be upgraded to this version's format"
+    else:
+        from ..index.schema import INDEX_VERSION  # (Session.open rebuilds an index of another version)
+        row = con.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
+        if row is None or row[0] != str(INDEX_VERSION):
+            reason = "its search index was made by another version of SASC Desktop and must be rebuilt"
+        elif con.execute("SELECT 1 FROM messages WHERE indexed = 0 LIMIT 1").fetchone():
+            reason = "its search index is incomplete (an import was interrupted) and must be completed"
+    if reason:
+        raise ProjectError(f"the project at {db.parent} cannot be opened: {where}, and opening it needs to "
+                           f"write to it: {reason}; {READ_ONLY_FIX}")
+
+
 BUSY_MESSAGE = "the project is busy (another program is writing to it); try again"
 
 
@@ -86,26 +217,89 @@ def _raise_if_busy(exc: sqlite3.OperationalError) -> None:
 
 
 class Store:
+    """The project database. ``read_only`` is True when the project is open for reading only
+    (see the module's docstring): then ``transaction()`` and every write raise
+    ProjectReadOnlyError, and ``require_writable(what)`` lets long work fail before it starts."""
+
     def __init__(self, path: Path, create: bool = False):
         self.path = Path(path)
         if not create and not self.path.exists():
             raise ProjectError(f"no project database at {self.path}")
         self._local = threading.local()
+        # Why the project is open for reading only (None: it is not).
+        self.read_only_reason = None if create else _unwritable(self.path)
         try:
-            migrate(self.con)
+            try:
+                self._start()
+            except sqlite3.OperationalError as exc:
+                # The permission check said writable, but SQLite could not write beside the
+                # database (a folder whose access rules that check does not see): try for real.
+                if self.read_only or create or not _cannot_write(exc):
+                    raise
+                self.read_only_reason = _unwritable(self.path, really=True)
+                if not self.read_only:
+                    raise
+                self.close()
+                self._start()
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            if isinstance(exc, ProjectError):
+                raise
+            raise ProjectError(f"cannot open {self.path}: {exc}") from exc
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    def _start(self) -> None:
+        """Connect this thread and check the schema (migrating it, or, read-only, refusing what
+        would need a write)."""
+        self._local.con = self._open()
+        try:
+            if self.read_only:
+                _check_read_only_open(self._local.con, self.path, self.read_only_reason)
+            else:
+                migrate(self._local.con)
+        except ProjectError:
+            raise
+        except sqlite3.OperationalError as exc:
+            if _cannot_write(exc):
+                raise
+            raise ProjectError(f"{self.path} is not a readable project database: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             raise ProjectError(f"{self.path} is not a readable project database: {exc}") from exc
+
+    def _open(self) -> sqlite3.Connection:
+        con = _connect(self.path, self.read_only)
+        if self.read_only:
+            con.message = self.read_only_message("this change")
+        return con
 
     @property
     def con(self) -> sqlite3.Connection:
         con = getattr(self._local, "con", None)
         if con is None:
             try:
-                con = _connect(self.path)
+                con = self._open()
             except sqlite3.DatabaseError as exc:
                 raise ProjectError(f"cannot open {self.path}: {exc}") from exc
             self._local.con = con
         return con
+
+    def read_only_message(self, what: str) -> str:
+        """What to say when ``what`` ("the sensitivity model", ...) cannot be saved because the
+        project is open for reading only."""
+        return (f"{what} cannot be saved: {self.read_only_reason}, so the project is open for reading only "
+                f"(searching and reading work); to change it, {READ_ONLY_FIX}")
+
+    def require_writable(self, what: str) -> None:
+        """Raise ProjectReadOnlyError (saying ``what`` cannot be saved) when the project is open
+        for reading only: call it before long work whose result would be written."""
+        if self.read_only:
+            raise ProjectReadOnlyError(self.read_only_message(what))
 
     def close(self) -> None:
         con = getattr(self._local, "con", None)
@@ -118,7 +312,9 @@ class Store:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT; rolled back on any exception).
 
         Waits up to the connection's busy timeout for another writer; if the project is still
-        locked after that, raises ProjectError saying it is busy instead of SQLite's error."""
+        locked after that, raises ProjectError saying it is busy instead of SQLite's error.
+        A project open for reading only raises ProjectReadOnlyError (before anything is done)."""
+        self.require_writable("this change")
         con = self.con
         try:
             con.execute("BEGIN IMMEDIATE")
