@@ -62,19 +62,38 @@ def test_a_folder_that_is_a_file_is_a_project_error_naming_it(tmp_path):
     assert blocker.read_bytes() == b"a file, not a folder"
 
 
+def test_reading_under_a_file_where_the_folder_should_be_says_so(tmp_path):
+    """Not 'cannot be read (Not a directory); retrain it': retraining would fail on the file too."""
+    blocker = tmp_path / "models"
+    blocker.write_bytes(b"a file, not a folder")
+    with pytest.raises(ProjectError) as err:
+        read_model_file(blocker / "m.bin", "fmt", 1, "test model", "retrain it")
+    assert str(err.value) == (f"the test model cannot be read: {blocker} is a file where the project's models folder "
+                              "should be; move what is there away and try again")
+    assert blocker.read_bytes() == b"a file, not a folder"
+
+
 def test_a_read_only_folder_is_a_project_error_and_keeps_the_old_file(tmp_path):
     folder = tmp_path / "models"
     folder.mkdir()
     write_model_file(folder / "m.bin", "fmt", 1, {"w": [1]})
+    import shutil
+    import subprocess
     os.chmod(folder, 0o555)
+    immutable = False
     try:
-        if os.access(folder, os.W_OK):
-            pytest.skip("running as root: permissions do not stop writes (the folder-is-a-file test covers the error)")
+        if os.access(folder, os.W_OK):  # root: a mode does not stop it, the immutable attribute does (EPERM)
+            immutable = shutil.which("chattr") is not None and subprocess.run(
+                ["chattr", "+i", str(folder)], capture_output=True).returncode == 0
+            if not immutable:
+                pytest.skip("running as root without chattr +i here: nothing stops this process writing")
         with pytest.raises(ProjectError) as err:
             write_model_file(folder / "m.bin", "fmt", 1, {"w": [2]}, what="test model")
         assert str(err.value) == (f"the test model cannot be saved: the folder {folder} is read-only (permission "
                                   "denied); make it writable and try again")
     finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
         os.chmod(folder, 0o755)
     assert sorted(p.name for p in folder.iterdir()) == ["m.bin"] and _read(folder / "m.bin")["w"] == [1]
 

@@ -107,6 +107,11 @@ def test_a_file_where_a_write_only_folder_should_be_does_not_block_reading(tmp_p
     from sasc_desktop.engine.classify import explain, train
     root = _judged_project(tmp_path)
     spot = root / name
+    explain_message = (f"the classifier cannot be read: {spot} is a file where the project's models folder should be; "
+                       "move what is there away and try again")
+    if name == "models":  # a model trained before the file took the folder's place
+        with Session.open(root) as s:
+            train(s, "p1", kind="lr")
     spot.rename(root / f"{name}.bak")
     spot.write_bytes(b"not a folder")
     with caplog.at_level("WARNING"), Session.open(root) as s:
@@ -115,8 +120,10 @@ def test_a_file_where_a_write_only_folder_should_be_does_not_block_reading(tmp_p
             with pytest.raises(ProjectError, match=rf"^the sensitivity model cannot be saved: {spot} is not a folder; "
                                                    r"move what is there away and try again$"):
                 train(s, "p1", kind="lr")
-            with pytest.raises(ProjectError, match=str(spot)):  # no model can be there: an error, not a crash
+            # no model can be read there, and retraining would not help: say what is wrong
+            with pytest.raises(ProjectError) as err:
                 explain(s, "m0@corp.com", "p1")
+            assert str(err.value) == explain_message
         else:
             assert train(s, "p1", kind="lr").version == 1
             assert explain(s, "m0@corp.com", "p1")
@@ -128,7 +135,7 @@ def test_a_file_where_a_write_only_folder_should_be_does_not_block_reading(tmp_p
     if name == "models":
         assert sasc(["classify", "explain", str(root), "m0@corp.com", "--persona", "p1"]) == 2
         err = capsys.readouterr().err
-        assert err.startswith("sasc: error: ") and "Traceback" not in err and str(spot) in err
+        assert err == f"sasc: error: {explain_message}\n"  # (was: the model file ... cannot be read; retrain)
         assert sasc(["classify", "train", str(root), "--persona", "p1"]) == 2
         err = capsys.readouterr().err
         assert f"sasc: error: the sensitivity model cannot be saved: {spot} is not a folder" in err

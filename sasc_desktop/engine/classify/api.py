@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import errno
 import hashlib
 import json
 import os
@@ -19,7 +20,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from ..errors import InputError, SascError
+from ..errors import InputError, ProjectError, SascError
 from ..procpool import pid_alive
 from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
@@ -27,7 +28,7 @@ from .judgments_io import check_persona, training_labels
 from . import DEFAULT_KIND
 from .model import MIN_PER_CLASS, SensitivityClassifier, check_beta, expected_calibration_error, fbeta_from_counts
 from .pii import detect_pii
-from ..project.modelfile import forget_model_file, read_model_file, write_model_file
+from ..project.modelfile import forget_model_file, read_model_file, unwritable_message, write_model_file
 
 log = logging.getLogger(__name__)
 
@@ -298,6 +299,10 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     beta = check_beta(beta)
     check_persona(session, persona)
     session.store.require_writable("the sensitivity model")  # (a project open for reading only)
+    models = Path(session.paths.models)
+    if models.exists() and not models.is_dir():  # the model could not be saved: say so before fitting
+        raise ProjectError(unwritable_message(models, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)),
+                                           "the sensitivity model cannot be saved"))
     fm = project_features(session, progress)
     ids, y = _labels(session, persona)
     rows = fm.rows(ids)

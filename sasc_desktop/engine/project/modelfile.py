@@ -58,6 +58,14 @@ def unwritable_message(folder: Path, exc: OSError, what_failed: str) -> str:
     return f"{what_failed}: {why}; {fix}"
 
 
+def not_a_folder_message(folder: Path, what_failed: str) -> str:
+    """What to say when ``folder`` (the project's models folder, say) is something else, a file."""
+    folder = Path(folder)
+    what = "a file" if folder.is_file() else "not a folder"
+    return f"{what_failed}: {folder} is {what} where the project's {folder.name} folder should be; " \
+           "move what is there away and try again"
+
+
 def forget_model_file(path: Path) -> None:
     """Drop a file's cached contents (call before deleting or abandoning the file)."""
     with _LOCK:
@@ -85,9 +93,14 @@ def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str)
     path = Path(path)
     try:
         fh = open(path, "rb")
-    except FileNotFoundError:  # passes through: the caller may look the name up again
-        raise
     except OSError as exc:
+        # A file where the folder should be (NotADirectoryError; FileNotFoundError on Windows):
+        # no model could ever be read there, and retraining would fail on it too.
+        folder = path.parent
+        if folder.exists() and not folder.is_dir():
+            raise ProjectError(not_a_folder_message(folder, f"the {what} cannot be read")) from None
+        if isinstance(exc, FileNotFoundError):  # passes through: the caller may look the name up again
+            raise
         raise ProjectError(f"the {what} file {path} cannot be read ({exc}); {retrain}") from None
     with fh:
         st = os.fstat(fh.fileno())  # the stamp of the file opened, even if the name is replaced now
