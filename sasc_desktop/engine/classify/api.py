@@ -28,7 +28,8 @@ from .judgments_io import check_persona, training_labels
 from . import DEFAULT_KIND
 from .model import MIN_PER_CLASS, SensitivityClassifier, check_beta, expected_calibration_error, fbeta_from_counts
 from .pii import detect_pii
-from ..project.modelfile import forget_model_file, read_model_file, unwritable_message, write_model_file
+from ..project.modelfile import (WriterLock, forget_model_file, lock_for_writing, read_model_file,
+                                 remove_unless_held, unwritable_message, write_model_file)
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +172,15 @@ def _row_ids(session, doc_ids: Sequence[str]) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ persistence
-# Each training writes a file of its own, models/classifier-<persona>-<digest>-p<pid>-<token>.joblib,
+# Each training writes a file of its own, models/classifier-<persona>-<digest>-<token>.joblib,
 # and one transaction then points the persona's classifier_models row at it (taking the next
 # version number inside that transaction) and replaces its scores: a crash or kill at any moment
 # leaves the row, the file it names and the scores in agreement, and two trainings of one persona
-# (the app and the CLI, say) each commit a consistent whole, the later one winning.
+# (the app and the CLI, say) each commit a consistent whole, the later one winning. The writer
+# holds an OS lock on <file>.lock from before it writes the file until its commit has ended
+# (project.modelfile.lock_for_writing), and the sweep of old files after a training removes a
+# file only when no live writer holds it (remove_unless_held): whatever pid the writer had, on
+# whatever system.
 def _model_stem(persona: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
     return f"classifier-{safe}-{hashlib.sha1(persona.encode()).hexdigest()[:8]}"
@@ -192,41 +197,47 @@ def _model_path(session, persona: str) -> Path:
 
 
 def save_model(session, persona: str, model: SensitivityClassifier) -> Path:
-    """Write a new model file (a versioned pickle, C pickler) under a name of its own. The
-    feature space inside pickles to bytes cached on it, so retraining after one judgment writes
-    ~2 MB of ready bytes instead of re-serialising vocabularies (joblib's pure-Python pickler
-    took 0.6-4 s here)."""
-    path = Path(session.paths.models) / f"{_model_stem(persona)}-p{os.getpid()}-{uuid.uuid4().hex[:12]}.joblib"
-    with _LOCK:
-        _UNCOMMITTED.add(path.name)
+    """Write a new model file (a versioned pickle, C pickler) under a name of its own, holding
+    its writer's lock until :func:`_release_writer` (after the commit). The feature space inside
+    pickles to bytes cached on it, so retraining after one judgment writes ~2 MB of ready bytes
+    instead of re-serialising vocabularies (joblib's pure-Python pickler took 0.6-4 s here)."""
+    path = Path(session.paths.models) / f"{_model_stem(persona)}-{uuid.uuid4().hex[:16]}.joblib"
+    lock = lock_for_writing(path, "sensitivity model")
     try:
-        return write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model},
-                                what="sensitivity model")
+        write_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, {"persona": persona, "model": model},
+                         what="sensitivity model")
     except BaseException:
-        with _LOCK:
-            _UNCOMMITTED.discard(path.name)
+        lock.release()
         raise
+    with _LOCK:
+        _WRITING[path.name] = lock
+    return path
 
 
-_UNCOMMITTED: set[str] = set()  # model files this process has written and not yet committed or dropped
+_WRITING: dict[str, WriterLock] = {}  # writers' locks of the model files this process is committing
 
 
-_WRITER = re.compile(r"-p(\d+)-[0-9a-f]{12}\.joblib(\.tmp)?")
-_OLDER_NAME = re.compile(r"(-v\d+)?\.joblib(\.tmp)?")
+def _release_writer(path: Path) -> None:
+    with _LOCK:
+        lock = _WRITING.pop(Path(path).name, None)
+    if lock is not None:
+        lock.release()
 
 
-def _writer_gone(path: Path, stem: str) -> bool:
-    """Whether the process that wrote this model file (named ``stem`` + ``-p<pid>-<token>``) can
-    no longer commit it: this process when no training of it is under way, a process that has
-    exited, or a name from before pids were in it."""
-    rest = path.name[len(stem):]
-    m = _WRITER.fullmatch(rest)
-    if m is None:  # only the names this persona's files had before; anything else is not ours
-        return _OLDER_NAME.fullmatch(rest) is not None
-    pid = int(m.group(1))
+# The names of a persona's model files after its stem: this version's, then (no lock was taken
+# for them) those of the version before (with the writer's pid), and older ones; each may be a
+# half-written .tmp, and this version's may be a lock file.
+_NAME = re.compile(r"(?P<base>-[0-9a-f]{16}\.joblib)(\.tmp|\.lock)?")
+_PID_NAME = re.compile(r"(?P<base>-p(?P<pid>\d+)-[0-9a-f]{12}\.joblib)(\.tmp)?")
+_OLDER_NAME = re.compile(r"(?P<base>(-v\d+)?\.joblib)(\.tmp)?")
+
+
+def _pid_writer_gone(path: Path, pid: int) -> bool:
+    """For a file named by the version before (which took no lock): whether its writer, which
+    may be that version running now, can no longer commit it. This version never writes such
+    names, so this process is not its writer."""
     if pid == os.getpid():
-        with _LOCK:
-            return path.name.removesuffix(".tmp") not in _UNCOMMITTED
+        return True
     if os.name == "nt":  # no process probe there: a day-old uncommitted file is abandoned
         try:
             return time.time() - path.stat().st_mtime > 86_400
@@ -237,20 +248,35 @@ def _writer_gone(path: Path, stem: str) -> bool:
 
 def _drop_old_model_files(session, persona: str, keep: Path) -> None:
     """Delete the persona's model files other than ``keep`` that nobody can still commit: earlier
-    versions, and files (or half-written .tmp files) of trainings killed before their commit.
-    A file another live process is about to commit is left alone."""
+    versions, and files (or half-written .tmp files) of trainings killed before their commit,
+    and the lock files such trainings left. A file a live writer holds is left alone."""
     models, stem = Path(session.paths.models), _model_stem(persona)
     # Inside a write transaction, so no training commits meanwhile: the file the row names now
     # (a later training's, perhaps) is kept as well as ours.
     with session.store.transaction():
         named = _model_path(session, persona).name  # (this thread's connection: inside the transaction)
-        for old in list(models.glob(f"{stem}*.joblib")) + list(models.glob(f"{stem}*.joblib.tmp")):
-            if old.name not in (keep.name, named) and _writer_gone(old, stem):
-                forget_model_file(old)
-                try:
-                    old.unlink(missing_ok=True)
-                except OSError:  # open elsewhere (Windows): the next training tries again
-                    pass
+        bases: dict[str, Optional[re.Match]] = {}
+        for f in models.glob(f"{stem}*"):
+            rest = f.name[len(stem):]
+            m = _NAME.fullmatch(rest)
+            if m is not None:
+                bases.setdefault(stem + m["base"], None)
+                continue
+            m = _PID_NAME.fullmatch(rest) or _OLDER_NAME.fullmatch(rest)
+            if m is not None:  # anything else is not ours
+                bases[stem + m["base"]] = m
+        for base, old in bases.items():
+            in_use = base in (keep.name, named)
+            path = models / base
+            if old is None:
+                remove_unless_held(path, keep=in_use)
+            elif not in_use and (old.groupdict().get("pid") is None or _pid_writer_gone(path, int(old["pid"]))):
+                forget_model_file(path)
+                for f in (path, path.with_name(base + ".tmp")):
+                    try:
+                        f.unlink(missing_ok=True)
+                    except OSError:  # open elsewhere (Windows): the next training tries again
+                        pass
 
 
 def load_model(session, persona: str) -> SensitivityClassifier:
@@ -347,8 +373,7 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
             pass
         raise
     finally:
-        with _LOCK:
-            _UNCOMMITTED.discard(path.name)
+        _release_writer(path)  # committed (the row names it) or removed: no longer a writer's
     _forget_scores(session, persona)
     try:
         _drop_old_model_files(session, persona, path)

@@ -3,6 +3,14 @@
 A file holds ``{"format": NAME, "version": N, **payload}``. Loading checks both and caches the
 result by (path, inode, modification time in ns, size), so a search does not unpickle a model
 every time, and a file replaced within one clock tick is still seen as new.
+
+A file written under a name of its own, to be committed (named in the database) afterwards,
+is written under a writer's lock (:func:`lock_for_writing`): an OS lock on ``<file>.lock``,
+taken before the file is written and released once it is committed or given up. The OS drops
+the lock when its process ends however it ends, and other processes (in other PID namespaces,
+on other machines sharing the file system's locks) see it, so :func:`remove_unless_held`
+removes a file only when no live writer holds it; no process ids are involved (they are reused,
+and Windows cannot probe them).
 """
 from __future__ import annotations
 
@@ -10,9 +18,12 @@ import errno
 import os
 import pickle
 import threading
+import time
 from pathlib import Path
+from typing import Optional
 
 from ..errors import ProjectError
+from ..procpool import lock_file, unlock_file
 
 _CACHE: dict[str, tuple[tuple[int, int, int], dict]] = {}
 _LOCK = threading.Lock()
@@ -122,3 +133,106 @@ def read_model_file(path: Path, fmt: str, version: int, what: str, retrain: str)
     with _LOCK:
         _CACHE[str(path)] = (stamp, data)
     return data
+
+
+# ------------------------------------------------------------------------------ writers' locks
+LOCK_SUFFIX = ".lock"
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the model file ``path``."""
+    path = Path(path)
+    return path.with_name(path.name + LOCK_SUFFIX)
+
+
+class WriterLock:
+    """A writer's hold on a model file it is about to write (see the module's text). ``fd`` is
+    None on a file system without locks: the lock file is there, unlocked, and a sweep leaves
+    a file whose lock file it cannot lock alone."""
+
+    def __init__(self, path: Path, fd: Optional[int]):
+        self.path, self.fd = Path(path), fd
+
+    def release(self) -> None:
+        """Give the file up to sweeps: remove the lock file, then drop the lock (in that order, so
+        no sweep can take the lock of a file still named: it would find no lock file and the
+        file committed or gone). Where a file that is open cannot be removed (Windows), the lock
+        is dropped first."""
+        lock, fd, self.fd = lock_path(self.path), self.fd, None
+        try:
+            lock.unlink(missing_ok=True)
+            removed = True
+        except OSError:
+            removed = False
+        if fd is not None:
+            unlock_file(fd)
+        if not removed:
+            try:
+                lock.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    def __enter__(self) -> "WriterLock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def lock_for_writing(path: Path, what: str = "model") -> WriterLock:
+    """Take the writer's lock of the model file ``path`` (a name no other writer uses), making
+    its folder if need be: hold it from before writing the file until it is committed or given
+    up. A folder that cannot be written is a ProjectError naming it (as write_model_file's)."""
+    path = Path(path)
+    lock = lock_path(path)
+    for attempt in range(6):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644))
+        except OSError as exc:
+            raise ProjectError(unwritable_message(path.parent, exc, f"the {what} cannot be saved")) from None
+        fd = lock_file(lock, create=False)
+        if fd is not None:
+            try:  # a sweep may have taken and removed the fresh lock file before it was locked here
+                if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                    return WriterLock(path, fd)
+            except OSError:
+                pass
+            unlock_file(fd)
+        time.sleep(0.01 * attempt)  # (a sweep holds a lock only while it removes two files)
+    # Still not locked: a file system without locks. The lock file stays, unlocked, while the
+    # file is written and committed; sweeps, unable to lock it either, leave the file alone.
+    try:
+        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644))
+    except OSError as exc:
+        raise ProjectError(unwritable_message(path.parent, exc, f"the {what} cannot be saved")) from None
+    return WriterLock(path, None)
+
+
+def remove_unless_held(path: Path, keep: bool = False) -> bool:
+    """Remove the model file ``path``, its half-written ``.tmp`` and its lock file, unless a
+    live writer holds its lock: a writer that ended (killed, crashed) no longer does, and one
+    that finished removed its lock file. ``keep``: the file is in use (committed); only a lock
+    file its writer left behind is removed. Returns False when the file was left alone (held,
+    or a file that could not be removed)."""
+    path = Path(path)
+    lock = lock_path(path)
+    fd = lock_file(lock, create=False)
+    if fd is None and os.path.lexists(lock):
+        return False  # held by a live writer (or a file system without locks: never ours to judge)
+    done = True
+    try:
+        if not keep:
+            forget_model_file(path)
+            for f in (path, path.with_name(path.name + ".tmp")):
+                try:
+                    f.unlink(missing_ok=True)
+                except OSError:  # open elsewhere (Windows): the next sweep tries again
+                    done = False
+    finally:
+        if fd is not None:
+            if done:
+                WriterLock(path, fd).release()
+            else:
+                unlock_file(fd)
+    return done
