@@ -8,8 +8,10 @@ trained for the approach on the project's judged topics (stored in ``models/``; 
 project has no judged topics) -> the approach's filter -> the cutoff policy -> :func:`finalize`.
 
 SAFETY: :func:`finalize` is the one place at the end of the pipeline that removes every
-document a person has judged sensitive for the persona (the project's sensitivity judgments,
-any topic); nothing else can put a document into the searcher's list after it.
+document a person has judged sensitive for the persona; nothing else can put a document into
+the searcher's list after it. What "judged sensitive" means is :func:`judged_sensitive` (a level
+>= 1 under any topic or a stated reason, on the document or on ANY document sharing its
+Message-ID), the one rule every consumer calls.
 """
 from __future__ import annotations
 
@@ -34,37 +36,98 @@ THRESHOLD = 0.5
 UNCERTAIN = (0.25, 0.75)      # probability band of "too uncertain": held back for review
 
 
-def judged_sensitive(session, persona: str) -> set[str]:
-    """Documents a person judged sensitive (level >= 1) for the persona, under any topic."""
-    from ..project import judgments as J
-    return {d for d, lvl in J.sensitivity(session.store, persona).items() if lvl and lvl > 0}
-
-
-def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set[str]:
-    """``judged_sensitive(session, persona) & set(doc_ids)`` without reading every judgment:
-    the persona's topics are found by index seeks (a skip scan of the primary key (persona,
-    topic, doc_id)), then each (topic, document) pair is one primary-key lookup."""
-    doc_ids = list(dict.fromkeys(doc_ids))
-    if not doc_ids:
-        return set()
-    con = session.store.con
+def _persona_topics(con, persona: str) -> list[str]:
+    """The topics the persona has sensitivity judgments under, found by index seeks (a skip scan
+    of the primary key (persona, topic, doc_id)), so that each (topic, document) pair can then
+    be read by one primary-key lookup."""
     topics: list[str] = []
     row = con.execute("SELECT topic FROM sensitivity WHERE persona = ? ORDER BY topic LIMIT 1", (persona,)).fetchone()
     while row is not None:
         topics.append(row[0])
         row = con.execute("SELECT topic FROM sensitivity WHERE persona = ? AND topic > ? ORDER BY topic LIMIT 1",
                           (persona, row[0])).fetchone()
-    out: set[str] = set()
-    if not topics:
-        return out
-    tmarks = ",".join("?" * len(topics))
-    for i in range(0, len(doc_ids), 500):
-        chunk = doc_ids[i:i + 500]
+    return topics
+
+
+def _chunks(items: Sequence[str], size: int = 500):
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def judged_sensitive(session, persona: str) -> set[str]:
+    """THE rule of what a person judged sensitive for the persona; every consumer (protected
+    search, the review queue, exports) asks this function or :func:`judged_sensitive_among`.
+
+    A document id is judged sensitive when
+    - it has a sensitivity level >= 1 for the persona under any topic, or a reason why it is
+      sensitive for the persona (a reason is a person saying it is sensitive: the safe side;
+      imports refuse a reason that contradicts a level 0), or
+    - ANY document sharing its Message-ID (``messages.message_id``) is judged so: copies ingest
+      does not merge (a mailing-list copy with a ``[staff]`` subject prefix is stored as
+      ``<mid>~<hash>``) are the same words, and a judgment on a Message-ID not (yet) stored
+      covers every document with that Message-ID.
+    "I don't know" (-1) and 0 are not sensitive. The set holds the judged ids themselves
+    (stored or not), the Message-IDs they stand for, and every stored document with one of
+    those Message-IDs."""
+    con = session.store.con
+    judged = {d for (d,) in con.execute(
+        "SELECT doc_id FROM sensitivity WHERE persona = ? AND level > 0 "
+        "UNION SELECT doc_id FROM sensitivity_reasons WHERE persona = ?", (persona, persona))}
+    if not judged:
+        return set()
+    ids = sorted(judged)
+    keys = set(judged)                                    # an id not stored stands for its Message-ID
+    for chunk in _chunks(ids):
         marks = ",".join("?" * len(chunk))
-        out.update(d for (d,) in con.execute(
-            f"SELECT doc_id FROM sensitivity WHERE persona = ? AND topic IN ({tmarks}) AND doc_id IN ({marks}) "
-            "AND level > 0", [persona, *topics, *chunk]))
+        keys.update(m for (m,) in con.execute(f"SELECT message_id FROM messages WHERE doc_id IN ({marks})", chunk))
+    out = judged | keys
+    for chunk in _chunks(sorted(keys)):
+        marks = ",".join("?" * len(chunk))
+        out.update(d for (d,) in con.execute(f"SELECT doc_id FROM messages WHERE message_id IN ({marks})", chunk))
     return out
+
+
+def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set[str]:
+    """``judged_sensitive(session, persona) & set(doc_ids)``, by index lookups only (protected
+    search stays interactive at any project size): the candidates' Message-IDs (the doc_id
+    index), every document sharing one (the message_id index), then those documents'
+    judgments (primary-key lookups per (topic, document) and (persona, document))."""
+    doc_ids = list(dict.fromkeys(doc_ids))
+    if not doc_ids:
+        return set()
+    con = session.store.con
+    topics = _persona_topics(con, persona)
+    has_reasons = con.execute("SELECT 1 FROM sensitivity_reasons WHERE persona = ? LIMIT 1", (persona,)).fetchone()
+    if not topics and not has_reasons:
+        return set()
+    key = {d: d for d in doc_ids}                         # a candidate not stored: its id is its Message-ID
+    for chunk in _chunks(doc_ids):
+        marks = ",".join("?" * len(chunk))
+        key.update(con.execute(f"SELECT doc_id, message_id FROM messages WHERE doc_id IN ({marks})", chunk))
+    related: dict[str, set[str]] = {k: {k} for k in key.values()}   # Message-ID -> ids that stand for it
+    for chunk in _chunks(sorted(related)):
+        marks = ",".join("?" * len(chunk))
+        for d, m in con.execute(f"SELECT doc_id, message_id FROM messages WHERE message_id IN ({marks})", chunk):
+            related[m].add(d)
+    for d in doc_ids:
+        related[key[d]].add(d)
+    every = sorted(set().union(*related.values()))
+    judged: set[str] = set()
+    tmarks = ",".join("?" * len(topics))
+    for chunk in _chunks(every):
+        marks = ",".join("?" * len(chunk))
+        if topics:
+            judged.update(d for (d,) in con.execute(
+                f"SELECT doc_id FROM sensitivity WHERE persona = ? AND topic IN ({tmarks}) AND doc_id IN ({marks}) "
+                "AND level > 0", [persona, *topics, *chunk]))
+        if has_reasons:
+            judged.update(d for (d,) in con.execute(
+                f"SELECT DISTINCT doc_id FROM sensitivity_reasons WHERE persona = ? AND doc_id IN ({marks})",
+                [persona, *chunk]))
+    if not judged:
+        return set()
+    hit = {m for m, ids in related.items() if ids & judged}
+    return {d for d in doc_ids if key[d] in hit}
 
 
 def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str]) -> list[str]:
