@@ -426,10 +426,27 @@ def read_reasons(path) -> list[tuple[str, str, str]]:
 
 
 # ------------------------------------------------------------------------------ which message a .txt is
+@dataclass
+class _NotIngested:
+    """A labelled file that is not (yet) a document of the project: its parsed message, and
+    whether a stored message has its Message-ID (``taken``)."""
+    txt: Path
+    message: Any
+    taken: bool
+
+
 class _Locator:
     """The project doc_id of a labelled ``NNN.txt``: by its location (the kept copy or any other
     copy of a message), else by its bytes (a moved or copied folder), else by parsing it as
-    ingest does (Message-ID, folded headers, the synthetic ``sasc-`` id of a message without one)."""
+    ingest does (Message-ID, folded headers, the synthetic ``sasc-`` id of a message without one).
+
+    A file that is no document of the project yet (labels imported before the mail) gets the
+    doc_id ingest WILL give it, decided by :meth:`predict` over all such files together with
+    ingest's own rule (engine/ingest/importer.py: a message with the Message-ID and the same
+    subject of a stored one is a copy of it; otherwise ``new_doc_id``: the bare Message-ID when
+    no stored message has it, else ``<Message-ID>~<hash of the first copy stored>``). Where that
+    id depends on the order the mail will be ingested in, the import is refused (see
+    :meth:`predict`)."""
 
     def __init__(self, con):
         self.con = con
@@ -437,7 +454,9 @@ class _Locator:
             "SELECT c.location, m.doc_id FROM copies c JOIN messages m ON m.id = c.message")}
         self.by_location.update((r[0], r[1]) for r in con.execute("SELECT location, doc_id FROM messages"))
 
-    def doc_id(self, txt: Path) -> Optional[str]:
+    def locate(self, txt: Path):
+        """The doc_id of a stored document, a :class:`_NotIngested`, or None (unreadable, or
+        not mail: ingest skips it, so do we)."""
         doc = self.by_location.get(str(txt))
         if doc is not None:
             return doc
@@ -453,15 +472,80 @@ class _Locator:
             m = parse_message(raw, str(txt))
         except Exception:  # MalformedMessage, or anything the parser cannot read: ingest skips it, so do we
             return None
-        from ..ingest.importer import _same_subject, new_doc_id
+        from ..ingest.importer import _same_subject
         rows = self.con.execute("SELECT doc_id, subject FROM messages WHERE message_id = ? ORDER BY id",
                                 (m.message_id,)).fetchall()
         if not m.synthetic_id:
             for r in rows:
                 if _same_subject(r[1], m.subject):
                     return r[0]
-        # not in the project: the id ingest would give it (another message has its Message-ID: ~hash)
-        return new_doc_id(m, taken=bool(rows))
+        return _NotIngested(txt, m, bool(rows))
+
+    @staticmethod
+    def predict(files: list[_NotIngested], folder: Path) -> dict[Path, str]:
+        """The doc_id ingest will give each file not yet in the project, from ingest's rule
+        applied to every such file with one Message-ID together:
+        - files with another subject than every stored message of their Message-ID are copies
+          of one another when their subjects are the same (ingest merges them), so they share
+          one doc_id: the Message-ID when no stored message has it, else
+          ``<Message-ID>~<hash>`` of their bytes;
+        - files with the Message-ID but different subjects are different messages, and which of
+          them ingest stores first (taking the bare Message-ID, the others ``~<hash>``) depends
+          on the order the mail is ingested in; so do copies (different bytes) of one message
+          whose Message-ID a stored message already has (the ``~<hash>`` is of the copy stored
+          first). Labels for them cannot be placed before ingest: an InputError, nothing written.
+        A message without a Message-ID (synthetic ``sasc-<hash>`` id) is its own document."""
+        from ..ingest.importer import _same_subject, new_doc_id
+        out: dict[Path, str] = {}
+        by_id: dict[str, list[_NotIngested]] = {}
+        for f in files:
+            if f.message.synthetic_id:
+                out[f.txt] = new_doc_id(f.message, taken=f.taken)
+            else:
+                by_id.setdefault(f.message.message_id, []).append(f)
+        problems: list[str] = []
+        for mid, group in by_id.items():
+            messages: list[list[_NotIngested]] = []          # files grouped as ingest merges them
+            for f in group:
+                for same in messages:
+                    if _same_subject(same[0].message.subject, f.message.subject):
+                        same.append(f)
+                        break
+                else:
+                    messages.append([f])
+            taken = group[0].taken
+            digests = {f.message.raw_sha256 for f in group}
+            if len(messages) > 1:
+                problems.append(f"<{mid}>: " + _and([f"{_shown(ms[0].txt, folder)} ({ms[0].message.subject!r})"
+                                                     for ms in messages])
+                                + " are different messages (different subjects) with one Message-ID")
+            elif taken and len(digests) > 1:
+                problems.append(f"<{mid}>: " + _and([_shown(f.txt, folder) for f in group])
+                                + " are copies (different bytes) of one message, and the project has another message "
+                                  "with that Message-ID, so its id is the Message-ID with the hash of the copy "
+                                  "ingested first")
+            else:
+                doc = new_doc_id(group[0].message, taken=taken)
+                out.update((f.txt, doc) for f in group)
+        if problems:
+            shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+            raise InputError(
+                f"{folder}: the labels of mail not in the project yet cannot be placed where the document id "
+                f"ingest will give a message depends on the order the mail is ingested in: "
+                f"{shown}. Ingest the mail first (sasc ingest PROJECT {folder}), then import the labels again; "
+                "nothing was imported.")
+        return out
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _shown(path: Path, folder: Path) -> str:
+    try:
+        return str(path.relative_to(folder))
+    except ValueError:
+        return str(path)
 
 
 def _persona_card(persona_id: str, default: dict[str, Any]) -> dict[str, Any]:
@@ -482,6 +566,9 @@ def import_categories(session, folder, progress: Optional[Progress] = None, *, r
 
     A message's document id is the project doc_id of its ``NNN.txt`` (found by the location of
     any stored copy, else by its bytes, else by parsing it as ingest does; see ``_Locator``).
+    Labels imported before the mail get the ids ingest will give; where that depends on the
+    order the mail is ingested in (two different messages with one Message-ID), the import is
+    refused, asking for the mail to be ingested first.
     Every labelled message gets a qrels line for every topic (grade 0 when not relevant) and one
     topic-independent sensitivity judgment. Label files that map to one doc_id (copies of one
     message) are merged: the highest level, the highest grade per topic, every reason. Counts
@@ -496,15 +583,19 @@ def import_categories(session, folder, progress: Optional[Progress] = None, *, r
     if not cats_files:
         raise InputError(f"{folder}: no .cats label files found")
     progress = ensure(progress)
-    locate = _Locator(session.store.con)
-    merged: dict[str, tuple[int, dict[str, int], set[str]]] = {}
-    missing_txt = 0
+    locator = _Locator(session.store.con)
+    located: list[tuple[list, Any]] = []
     for i, cats_path in enumerate(cats_files):
         if i % 200 == 0:
             progress.update(i, len(cats_files), "reading labels")
         cats = read_cats(cats_path)
         txt = cats_path.with_suffix(".txt")
-        doc_id = locate.doc_id(txt) if txt.exists() else None
+        located.append((cats, locator.locate(txt) if txt.exists() else None))
+    predicted = _Locator.predict([f for _, f in located if isinstance(f, _NotIngested)], folder)
+    merged: dict[str, tuple[int, dict[str, int], set[str]]] = {}
+    missing_txt = 0
+    for cats, found in located:
+        doc_id = predicted[found.txt] if isinstance(found, _NotIngested) else found
         if doc_id is None:
             missing_txt += 1
             continue

@@ -656,3 +656,94 @@ def test_r2_8_an_import_error_is_not_printed_on_the_progress_bar_line(tmp_path):
         assert label in out                                       # the bar was drawn ...
         head, error, _ = out.partition("sasc: error: this import would change 1 judgment another import made")
         assert error and head.endswith("\n")                     # ... and the error starts a line of its own
+
+
+# ------------------------------------------------------------------------------ review 5, finding 2
+def _h(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()[:10]
+
+
+def test_rev5_2_labels_before_ingest_for_two_messages_with_one_message_id_are_refused(tmp_path):
+    """The reviewer's reproduction: two different messages (subjects) share a Message-ID, one
+    harmless (1,1,1 + 3,8,1), one private (1,2,1 + 3,8,1). Before ingest, which gets the bare
+    Message-ID depends on the order the mail is ingested in: refused, nothing written, and the
+    error says to ingest first. After ingest each label is on its own message."""
+    mail = tmp_path / "lab"
+    _eml(mail / "001.txt", "dupcollide.42@enron.com", "quokka schedule", "nothing unusual")
+    private = _eml(mail / "002.txt", "dupcollide.42@enron.com", "quokka schedule - private", "my divorce hearing")
+    _write(mail / "001.cats", "1,1,1\n3,8,1\n")
+    _write(mail / "002.cats", "1,2,1\n3,8,1\n")
+    s = _project(tmp_path)
+    before = _snapshot(s)
+    with pytest.raises(InputError) as err:
+        import_categories(s, mail)
+    assert str(err.value) == (
+        f"{mail}: the labels of mail not in the project yet cannot be placed where the document id ingest will "
+        "give a message depends on the order the mail is ingested in: <dupcollide.42@enron.com>: 001.txt "
+        "('quokka schedule') and 002.txt ('quokka schedule - private') are different messages (different "
+        f"subjects) with one Message-ID. Ingest the mail first (sasc ingest PROJECT {mail}), then import the "
+        "labels again; nothing was imported.")
+    assert _snapshot(s) == before
+    root = str(tmp_path / "proj")
+    s.close()
+    assert sasc(["judgments", "import-categories", root, str(mail)]) == 2
+    s = Session.open(root)
+    s.ingest([mail], workers=0)
+    private_id = f"dupcollide.42@enron.com~{_h(private)}"
+    counts = import_categories(s, mail)
+    assert (counts["messages"], counts["sensitive"], counts["not_in_project"]) == (2, 1, 0)
+    assert J.sensitivity(s.store, DANA) == {"dupcollide.42@enron.com": 0, private_id: 1}
+    assert training_labels(s, DANA) == {"dupcollide.42@enron.com": 0, private_id: 1}
+    assert sensitivity_reasons(s, DANA) == {private_id: ["personal"]}
+    assert _grades(s, "dupcollide.42@enron.com") == {"8": 1} and _grades(s, private_id) == {"8": 1}
+    s.close()
+
+
+def test_rev5_2_labels_before_ingest_where_ingest_order_does_not_matter(tmp_path):
+    """What ingest will do whatever the order: copies (same subject, other bytes) of a message no
+    stored message shares the Message-ID with are one document, the bare Message-ID; a message
+    whose Message-ID a stored message (another subject) has is ``<mid>~<hash of its bytes>``.
+    Labels imported first are on exactly the documents ingest then makes."""
+    stored = tmp_path / "stored"
+    _eml(stored / "s.txt", "taken@x", "the stored one", "already here")
+    s = _project(tmp_path, stored)
+    mail = tmp_path / "lab"
+    _eml(mail / "a.txt", "copies@x", "board minutes", "privileged")
+    _eml(mail / "b.txt", "copies@x", "board  minutes", "privileged", extra="X-Copy: 2\n")   # same subject to ingest
+    other = _eml(mail / "c.txt", "taken@x", "another message", "lunch")
+    _write(mail / "a.cats", "1,1,1\n3,2,2\n")
+    _write(mail / "b.cats", "1,1,1\n4,10,1\n")
+    _write(mail / "c.cats", "1,1,1\n3,12,1\n")
+    counts = import_categories(s, mail)
+    other_id = f"taken@x~{_h(other)}"
+    assert (counts["messages"], counts["sensitive"], counts["not_in_project"]) == (2, 1, 2)
+    s.ingest([mail], workers=0)
+    assert {r[0] for r in s.store.con.execute("SELECT doc_id FROM messages")} == {"taken@x", "copies@x", other_id}
+    assert training_labels(s, DANA) == {"copies@x": 1, other_id: 0}
+    assert sensitivity_reasons(s, DANA) == {"copies@x": ["secrecy"]}
+    assert _grades(s, "copies@x") == {"2": 2} and _grades(s, other_id) == {"12": 1}
+    s.close()
+
+
+def test_rev5_2_copies_of_a_message_whose_message_id_is_taken_are_refused_before_ingest(tmp_path):
+    """Two copies (other bytes) of one message, and a stored message with its Message-ID but
+    another subject: ingest names it ``<mid>~<hash of the copy stored first>``, which depends on
+    the order: refused; after ingest the labels are placed."""
+    stored = tmp_path / "stored"
+    _eml(stored / "s.txt", "taken@x", "the stored one", "already here")
+    s = _project(tmp_path, stored)
+    mail = tmp_path / "lab"
+    _eml(mail / "a.txt", "taken@x", "board minutes", "privileged")
+    _eml(mail / "b.txt", "taken@x", "board minutes", "privileged", extra="X-Copy: 2\n")
+    _write(mail / "a.cats", "1,1,1\n4,10,1\n")
+    _write(mail / "b.cats", "1,1,1\n")
+    before = _snapshot(s)
+    with pytest.raises(InputError, match=r"<taken@x>: a.txt and b.txt are copies \(different bytes\) of one message, "
+                                         r"and the project has another message with that Message-ID"):
+        import_categories(s, mail)
+    assert _snapshot(s) == before
+    s.ingest([mail], workers=0)
+    (doc,) = [r[0] for r in s.store.con.execute("SELECT doc_id FROM messages WHERE doc_id <> 'taken@x'")]
+    assert import_categories(s, mail)["messages"] == 1
+    assert training_labels(s, DANA) == {doc: 1}
+    s.close()
