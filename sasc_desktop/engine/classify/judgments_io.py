@@ -204,6 +204,11 @@ def _commit(session, imp: _Import, replace: bool) -> dict[str, int]:
                    "set of reasons": J.reasons_changes(con, imp.reasons, imp.reasons_source)}
         topics = J.topic_changes(con, imp.topics)
         cards = J.persona_changes(con, imp.personas)
+        contradicted, overruled = _reasons_against_levels(con, imp)
+        if contradicted:
+            raise InputError(_contradiction(imp, contradicted))
+        if overruled and not replace:
+            raise InputError(_overruling(imp, overruled))
         if not replace and (any(c.foreign for c in changes.values()) or topics or cards):
             raise InputError(_refusal(changes, topics, cards))
         J.save_personas(store, imp.personas, con=con)
@@ -214,8 +219,66 @@ def _commit(session, imp: _Import, replace: bool) -> dict[str, int]:
         if imp.reasons:
             save_reasons(session, [(p, d, r) for (p, d), rs in imp.reasons.items() for r in rs],
                          source=imp.reasons_source, pairs=imp.reasons, con=con)
-    return {"changed": sum(c.changed for c in changes.values()), "topics_changed": len(topics),
+        con.executemany("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id = ?", sorted(overruled))
+    return {"changed": sum(c.changed for c in changes.values()) + len(overruled), "topics_changed": len(topics),
             "personas_changed": len(cards)}
+
+
+def _reasons_against_levels(con, imp: _Import) -> tuple[list[tuple[str, str]], dict[tuple[str, str], list[str]]]:
+    """A reason is a person saying why a document IS sensitive for a persona (protection treats
+    a document with one as judged sensitive), so it contradicts a level 0. For the (persona,
+    document) pairs this import touches, with levels and reasons as they would be after it:
+    the pairs given a reason by this import whose level is 0 under every topic they are judged
+    under (``contradicted``: always refused), and the pairs whose stored reasons an imported
+    level 0 contradicts (``overruled`` -> those reasons: refused unless ``replace``, which
+    removes them). "I don't know" (-1) or no level at all contradicts nothing."""
+    touched = set(imp.reasons) | {(p, d) for p, _, d in imp.sensitivity}
+    if not touched:
+        return [], {}
+    levels: dict[tuple[str, str], dict[str, int]] = {}
+    reasons: dict[tuple[str, str], list[str]] = {}
+    for persona in sorted({p for p, _ in touched}):
+        for t, d, lvl in con.execute("SELECT topic, doc_id, level FROM sensitivity WHERE persona = ?", (persona,)):
+            if (persona, d) in touched:
+                levels.setdefault((persona, d), {})[t] = lvl
+        for d, r in con.execute("SELECT doc_id, reason FROM sensitivity_reasons WHERE persona = ? ORDER BY doc_id, reason",
+                                (persona,)):
+            if (persona, d) in touched:
+                reasons.setdefault((persona, d), []).append(r)
+    for (p, t, d), lvl in imp.sensitivity.items():
+        levels.setdefault((p, d), {})[t] = lvl
+    contradicted, overruled = [], {}
+    for pair in sorted(touched):
+        if max(levels.get(pair, {"": -1}).values()) != 0:
+            continue
+        if imp.reasons.get(pair):
+            contradicted.append(pair)
+        elif pair not in imp.reasons and reasons.get(pair):
+            overruled[pair] = reasons[pair]
+    return contradicted, overruled
+
+
+def _pairs(pairs, detail=lambda pair: "") -> str:
+    shown = ", ".join(f"{d} (persona {p}{detail((p, d))})" for p, d in list(pairs)[:5])
+    return shown + (f" and {len(pairs) - 5} more" if len(pairs) > 5 else "")
+
+
+def _contradiction(imp: _Import, pairs: list[tuple[str, str]]) -> str:
+    n = len(pairs)
+    where = imp.reasons_source or "this import"
+    return (f"{where}: a reason why a document is sensitive is given for {n} document{'s' if n != 1 else ''} "
+            f"judged not sensitive (level 0) for that persona: {_pairs(pairs)}. A reason says the document is "
+            "sensitive: correct its level (1 or more, or -1 for 'I don't know') or drop the reason; "
+            "nothing was imported.")
+
+
+def _overruling(imp: _Import, pairs: dict[tuple[str, str], list[str]]) -> str:
+    n = len(pairs)
+    where = imp.sensitivity_source or "this import"
+    return (f"{where}: judges {n} document{'s' if n != 1 else ''} not sensitive (level 0) that "
+            f"{'have' if n != 1 else 'has'} stored reasons why {'they are' if n != 1 else 'it is'} sensitive: "
+            f"{_pairs(list(pairs), lambda pair: ': ' + ', '.join(pairs[pair]))}; nothing was imported. "
+            "To judge them not sensitive and remove those reasons, import again with --replace.")
 
 
 def _plural(kind: str, n: int) -> str:
@@ -264,7 +327,10 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
     Every file is read and checked first; then everything is written in one transaction, so a
     bad file or an interruption leaves the project as it was. Document ids are normalised as
     ingest normalises Message-IDs (``<id>`` -> ``id``); ``not_in_project`` counts the judged ids
-    that match no message (they are kept, for mail ingested later). Personas named by the
+    that match no message (they are kept, for mail ingested later). A reason says a document IS
+    sensitive (protection withholds a document with one, even without a level): a reason for a
+    document whose level for the persona would be 0 is refused, and so, unless ``replace``
+    (which removes those reasons), is a level 0 for a document with stored reasons. Personas named by the
     sensitivity file but without a card get a minimal card. Judgments another import (another
     ``source`` file) made are changed only with ``replace=True``, and so are differing topic
     definitions and persona cards; ``changed`` counts the stored judgments this import changed.

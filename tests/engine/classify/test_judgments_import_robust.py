@@ -747,3 +747,68 @@ def test_rev5_2_copies_of_a_message_whose_message_id_is_taken_are_refused_before
     assert import_categories(s, mail)["messages"] == 1
     assert training_labels(s, DANA) == {doc: 1}
     s.close()
+
+
+# ------------------------------------------------------------------------------ review 5, finding 3
+def test_rev5_3_a_reason_for_a_document_judged_not_sensitive_is_refused(tmp_path, capsys):
+    """A reason says a document IS sensitive: with a level 0 for that persona (stored, or in the
+    same import) it is refused, listing document and persona, nothing written. A reason on its
+    own, or beside "I don't know", or beside a level >= 1 under another topic, is taken."""
+    from sasc_desktop.engine.protect.search import judged_sensitive
+    mail = tmp_path / "mail"
+    for i in range(5):
+        _eml(mail / f"{i}.txt", f"m{i}@x", f"s{i}")
+    s = _project(tmp_path, mail)
+    import_judgments(s, sensitivity_path=_write(tmp_path / "levels.sens", "p m0@x 0\np m1@x -1\np m2@x 0\n"))
+    import_judgments(s, sensitivity_path=_write(tmp_path / "t7.sens", "t7 p m2@x 1\n"))
+    before = _snapshot(s)
+    bad = _write(tmp_path / "bad.tsv", "m0@x\tp\tlegal\nm1@x\tp\tpersonal\nm2@x\tp\tlegal\nm3@x\tp\tlegal\n")
+    with pytest.raises(InputError) as err:
+        import_judgments(s, reasons_path=bad)
+    assert str(err.value) == (
+        f"{bad}: a reason why a document is sensitive is given for 1 document judged not sensitive (level 0) for "
+        "that persona: m0@x (persona p). A reason says the document is sensitive: correct its level (1 or more, "
+        "or -1 for 'I don't know') or drop the reason; nothing was imported.")
+    assert _snapshot(s) == before
+    # the same import giving the level 0 and the reason: refused too, --replace or not
+    both = _write(tmp_path / "both.sens", "p m4@x 0\n")
+    reason4 = _write(tmp_path / "r4.tsv", "m4@x\tp\tlegal\n")
+    for replace in (False, True):
+        with pytest.raises(InputError, match=r"r4.tsv: a reason why a document is sensitive is given for 1 document "
+                                             r"judged not sensitive \(level 0\) for that persona: m4@x \(persona p\)"):
+            import_judgments(s, sensitivity_path=both, reasons_path=reason4, replace=replace)
+    assert _snapshot(s) == before
+    s.close()
+    assert sasc(["judgments", "import", str(tmp_path / "proj"), "--reasons", str(bad)]) == 2
+    assert "m0@x (persona p)" in capsys.readouterr().err
+    s = Session.open(tmp_path / "proj")
+    good = _write(tmp_path / "good.tsv", "m1@x\tp\tpersonal\nm2@x\tp\tlegal\nm3@x\tp\tlegal\n")
+    assert import_judgments(s, reasons_path=good)["reasons"] == 3
+    assert sensitivity_reasons(s, "p") == {"m1@x": ["personal"], "m2@x": ["legal"], "m3@x": ["legal"]}
+    assert judged_sensitive(s, "p") == {"m1@x", "m2@x", "m3@x"}     # a reason: judged sensitive (safe side)
+    s.close()
+
+
+def test_rev5_3_a_level_0_against_stored_reasons_needs_replace_which_removes_them(tmp_path):
+    from sasc_desktop.engine.protect.search import judged_sensitive
+    mail = tmp_path / "mail"
+    for i in range(3):
+        _eml(mail / f"{i}.txt", f"m{i}@x", f"s{i}")
+    s = _project(tmp_path, mail)
+    import_judgments(s, sensitivity_path=_write(tmp_path / "l.sens", "p m0@x 1\np m1@x 1\n"),
+                     reasons_path=_write(tmp_path / "r.tsv", "m0@x\tp\tlegal\nm0@x\tp\tsecrecy\nm1@x\tp\tlegal\n"))
+    before = _snapshot(s)
+    zero = _write(tmp_path / "zero.sens", "p m0@x 0\np m1@x 1\np m2@x 0\n")
+    with pytest.raises(InputError) as err:
+        import_judgments(s, sensitivity_path=zero)
+    assert str(err.value) == (
+        f"{zero}: judges 1 document not sensitive (level 0) that has stored reasons why it is sensitive: "
+        "m0@x (persona p: legal, secrecy); nothing was imported. To judge them not sensitive and remove those "
+        "reasons, import again with --replace.")
+    assert _snapshot(s) == before
+    counts = import_judgments(s, sensitivity_path=zero, replace=True)
+    assert counts["changed"] == 2                                  # m0's level and its reasons
+    assert J.sensitivity(s.store, "p") == {"m0@x": 0, "m1@x": 1, "m2@x": 0}
+    assert sensitivity_reasons(s, "p") == {"m1@x": ["legal"]}
+    assert judged_sensitive(s, "p") == {"m1@x"}
+    s.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import email
 import mailbox
-import shutil
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,12 +15,7 @@ from sasc_desktop.engine.protect.search import judged_sensitive, judged_sensitiv
 from sasc_desktop.engine.session import Session
 
 PERSONA = "john-snibert"
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    from sasc_desktop.engine.demo_project import build_demo_project
-    return build_demo_project(tmp_path_factory.mktemp("demo") / "proj", n_messages=200, train=False)
+DEMO_APPROACHES = ("relevance", "postfilter", "joint_postfilter")   # linear rankers trained in conftest.py
 
 
 def _list_copy(s, doc_id: str, mbox_path) -> bytes:
@@ -37,10 +31,8 @@ def _list_copy(s, doc_id: str, mbox_path) -> bytes:
     return msg.as_bytes()
 
 
-def test_a_list_copy_of_a_judged_message_is_never_shown(demo, tmp_path):
-    root = tmp_path / "proj"
-    shutil.copytree(demo, root)
-    with Session.open(root) as s:
+def test_a_list_copy_of_a_judged_message_is_never_shown(demo_copy, tmp_path):
+    with Session.open(demo_copy) as s:
         judged = {d for d, lvl in J.sensitivity(s.store, PERSONA).items() if lvl > 0}
         original = next(d for d in sorted(judged) if "~" not in d and s.document(d)["subject"].strip())
         subject = s.document(original)["subject"]
@@ -54,8 +46,7 @@ def test_a_list_copy_of_a_judged_message_is_never_shown(demo, tmp_path):
         # the copy is a candidate for its own subject, and near the top of the unprotected list
         plain = [h.doc_id for h in s.search(subject, limit=10).hits]
         assert copy in plain and original in plain
-        for approach in ("relevance", "postfilter", "joint_postfilter"):
-            s.train_protection(PERSONA, approach, ranker="linear", depth=60)
+        for approach in DEMO_APPROACHES:
             res = s.protected_search(subject, PERSONA, approach=approach, k=10)
             shown = {h["doc_id"] for h in res["hits"]} | {h["doc_id"] for h in res["held_back"]}
             assert not shown & {original, copy}, approach
