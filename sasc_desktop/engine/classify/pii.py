@@ -84,7 +84,9 @@ _A = re.ASCII
 # the separator the run itself uses ("36 800 824 896 1024 600", "212.555.1234.123",
 # "2.212.555.1234", "page 212 555 1234 5678"): those are tables, versions, IP addresses. Same
 # shape means a whole word of digits as long as a group of the run can be: 1-4 digits next to a
-# phone or an SSN, exactly 4 next to a spaced card. Not a neighbour: a group across another
+# phone or an SSN, exactly 4 next to a spaced card, and 1-4 after a spaced card whose last group is
+# short ("4900 2552 6999 19 0" is not a 14-digit card; cards are printed 4-4-4-2 only at their
+# end). Not a neighbour: a group across another
 # separator ("PA 19104 215-828-5000", "1-800-725-2161 24 hrs"), a longer number ("TX 77002
 # 713 853 5620"), a word starting with digits ("24hrs"), a group that ends or starts another
 # number written with a different separator ("(713) 646-3490 713 646 3491", "2001-05-14
@@ -227,7 +229,7 @@ def find_payment_cards(text: str, pos: int = 0) -> list[PiiHit]:
         if " " in s:  # a spaced card: no 4-digit group next to it, unless a neighbouring card
             if _group_before(text, a, " ", (4, 4)) and not (out and out[-1].end == a - 1):
                 continue
-            if _group_after(text, b, " ", (4, 4)):
+            if _group_after(text, b, " ", (4, 4) if len(s) - s.rfind(" ") > 4 else (1, 4)):
                 nxt = _CARD.match(text, b + 1)
                 if nxt is None or not _valid_card(_NON_DIGIT.sub("", nxt.group(0))):
                     continue

@@ -2,7 +2,7 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from sasc_desktop.engine.classify.pii import (IBAN_LENGTHS, PiiHit, aba_valid, detect_pii, find_bank_accounts,
                                               find_dates_of_birth, find_ibans, find_national_ids, find_payment_cards,
@@ -147,14 +147,26 @@ def test_number_runs_are_not_cards_phones_or_ssns():
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 9999), min_size=2, max_size=9), st.sampled_from([" ", ".", "-"]))
+@example([4900, 2552, 6999, 19, 0], " ")    # a Luhn-valid 4-4-4-2 "card" with a 1-digit group after it
+@example([19, 4111, 1111, 1111, 1111], " ")  # a card after a 2-digit group ("Qty 2 4111 ...")
+@example([4111, 1111, 1111, 1111, 12], " ")  # and before one ("... 1111 12 25", its expiry)
 def test_a_hit_in_a_run_of_numbers_spans_the_whole_run(numbers, sep):
     """A hit on part of a run would have a digit group next to it across its own separator;
-    only dialling prefixes may stand before a dashed phone ("x 0-200-200-1000 y")."""
+    only dialling prefixes may stand before a dashed phone ("x 0-200-200-1000 y"), and a spaced
+    card may stand beside groups of other lengths than 4 (its short last group only at the end)."""
     run = sep.join(str(n) for n in numbers)
     text = f"x {run} y"
-    for h in detect_pii(text):
+    hits = detect_pii(text)
+    for h in hits:
         if sep == "-" and h.kind == "phone":
             assert h.end == 2 + len(run) and text[h.start - 1] in " -", (text, h)
+        elif sep == " " and h.kind == "payment_card":
+            before, after = text[2:h.start].split(), text[h.end:2 + len(run)].split()
+            cards = {(c.start, c.end) for c in hits if c.kind == "payment_card"}
+            if before and not any(e == h.start - 1 for _, e in cards):
+                assert len(before[-1]) != 4, (text, h)
+            if after and not any(b == h.end + 1 for b, _ in cards):
+                assert len(after[0]) != 4 and len(h.text.split()[-1]) >= 4, (text, h)
         else:
             assert (h.start, h.end) == (2, 2 + len(run)), (text, h)
 
@@ -222,7 +234,7 @@ def test_real_phones_cards_and_ssns_next_to_other_numbers():
     """Only a neighbour of the same shape across the run's own separator makes a table; a
     phone with "(" or a leading "+" has no neighbour rule; a dashed phone may follow a dialling
     prefix; a spaced card may stand next to any group but one of exactly 4 digits (unless that
-    group starts or ends another valid card)."""
+    group starts or ends another valid card), and no group may follow its short last group."""
     cases = {
         "Philadelphia, PA 19104 (215) 828-5000": [("phone", 23, 37, "(215) 828-5000")],
         "Philadelphia, PA 19104 +1 215 828 5000": [("phone", 23, 38, "+1 215 828 5000")],
@@ -244,6 +256,9 @@ def test_real_phones_cards_and_ssns_next_to_other_numbers():
         "Qty 2 4111 1111 1111 1111 exp 12/25": [("payment_card", 6, 25, "4111 1111 1111 1111")],
         "card 4111 1111 1111 1111 12 25": [("payment_card", 5, 24, "4111 1111 1111 1111")],
         "Amex 3782 822463 10005 12 25": [("payment_card", 5, 22, "3782 822463 10005")],
+        "Diners 3056 930902 5904 12 25": [("payment_card", 7, 23, "3056 930902 5904")],
+        "4900 2552 6999 19 0": [],                      # Luhn-valid 4-4-4-2, then another group
+        "4900 2552 6999 19": [("payment_card", 0, 17, "4900 2552 6999 19")],
         "Visa 4111 1111 1111 1111 5500 0000 0000 0004": [("payment_card", 5, 24, "4111 1111 1111 1111"),
                                                          ("payment_card", 25, 44, "5500 0000 0000 0004")],
         "TX 77002 123 45 6789": [("national_id", 9, 20, "123 45 6789")],
