@@ -110,11 +110,15 @@ class Session:
         sources = [Path(s) for s in sources]
         if not sources:
             raise InputError("nothing to ingest: give at least one mbox, maildir, folder or message file")
+        self.store.require_writable("imported mail")
         importer = Importer(self.store, self.index, self.settings()["owner_addresses"], workers=workers)
         return importer.run(sources, progress)
 
     def reindex(self, progress: Optional[Progress] = None) -> int:
         """Rebuild the search index from the store."""
+        # Before the index is emptied: a read-only store could not record the rebuild, and an
+        # index folder that happens to be writable would be left empty.
+        self.store.require_writable("the rebuilt search index")
         self.index.close()
         self.index = SearchIndex.recreate(self.paths.index)
         self.store.con.execute("UPDATE messages SET indexed = 0")

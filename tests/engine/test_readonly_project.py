@@ -121,7 +121,7 @@ def test_an_immutable_project_opens_for_reading_and_every_write_says_what_to_do(
         assert str(err.value) == this_change
         with pytest.raises(ProjectError) as err:
             s.ingest([root.parent / "mail"], workers=0)
-        assert str(err.value) == this_change
+        assert str(err.value) == written(root, "imported mail")
         with pytest.raises(sqlite3.OperationalError) as err:  # still what SQLite's own error was
             s.store.con.execute("DELETE FROM scores")
         assert type(err.value).__name__ == "ProjectReadOnlyError" and str(err.value) == this_change
@@ -345,3 +345,39 @@ def test_other_read_only_mechanisms(trained, mechanism):
     assert out["settings"] == "ProjectReadOnlyError: " + written(root, "this change", where)
     assert out["train"] == "ProjectReadOnlyError: " + written(root, "the sensitivity model", where)
     assert snapshot(root) == before  # (modes changed and put back by the test: no file's contents or mtime)
+
+
+def test_reindex_of_a_read_only_project_leaves_its_index_alone(trained, immutable, capsys):
+    """Only the top folder (and so project.sqlite's neighbours) read-only, index/ still writable:
+    a rebuild of the index is refused before the index is emptied (it used to recreate the
+    index, then fail on the store, leaving every search with 0 hits)."""
+    from sasc_desktop.cli import main as sasc
+    root, expected = trained
+    before = snapshot(root)
+    immutable(root)
+    with Session.open(root) as s:
+        assert s.store.read_only
+        with pytest.raises(ProjectError) as err:
+            s.reindex()
+        assert str(err.value) == written(root, "the rebuilt search index")
+        assert sorted(h.doc_id for h in s.search("confidential").hits) == expected["hits"]
+    capsys.readouterr()
+    assert sasc(["reindex", str(root)]) == 2
+    assert capsys.readouterr().err == f"sasc: error: {written(root, 'the rebuilt search index')}\n"
+    assert snapshot(root) == before
+
+
+def test_a_read_only_project_writes_no_feature_cache_even_where_models_is_writable(trained, immutable):
+    """The feature cache is written nowhere in a project open for reading, even though its
+    models/ folder (not the top folder) could be written."""
+    from sasc_desktop.engine.classify import explain, features
+    root, expected = trained
+    for cache in (root / "models").glob("features-*.joblib"):
+        cache.unlink()
+    features._MEMO.clear()  # as in a new process: the matrix must be built again
+    before = snapshot(root)
+    immutable(root)
+    with Session.open(root) as s:
+        assert s.store.read_only
+        assert explain(s, "m0@corp.com", "p1")["probability"] == expected["m0"]
+    assert snapshot(root) == before

@@ -37,7 +37,7 @@ from .workers import _chunks, _parallel, _shares, _warm_pool
 
 log = logging.getLogger(__name__)
 
-FEATURE_VERSION = 9  # bumped whenever an extractor changes what it computes (9: PII neighbour rules, IBAN precedence)
+FEATURE_VERSION = 10  # bumped whenever an extractor changes what it computes (10: spaced cards' 1-4 digit neighbours)
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -906,6 +906,8 @@ def _write_cache(session, path: Path, fm: FeatureMatrix) -> None:
     written (read-only medium, no permission, disk full) the work goes on without it."""
     import joblib
 
+    if session.store.read_only:  # a project opened for reading changes nothing on disk
+        return
     # A name of its own per writer: two processes building the same cache must not rename each
     # other's half-written file.
     tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
