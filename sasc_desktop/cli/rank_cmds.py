@@ -34,6 +34,14 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_experiment)
 
+    # the --protect side of `sasc search` (its parser is made in project_cmds)
+    search = sub.choices.get("search")
+    if search is not None:
+        search.add_argument("--show-withheld", action="store_true",
+                            help="with --protect, for the archivist: also say how many candidates a person judged "
+                                 "sensitive were withheld (left out by default: for a narrow query it tells a "
+                                 "searcher that sensitive mail on it exists)")
+
 
 def cmd_experiment(args) -> int:
     from ..engine.evaluate.experiment import APPROACHES
@@ -65,14 +73,18 @@ def cmd_experiment(args) -> int:
 def cmd_protected_search(args) -> int:
     if not args.persona:
         raise InputError("--protect needs --persona (whose sensitivities to protect)")
+    from ..engine.protect.search import protected_search
+    show_withheld = bool(getattr(args, "show_withheld", False))
     with Session.open(args.dir) as s:
-        result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
-                                    cutoff=args.cutoff)
+        result = protected_search(s, args.query, args.persona, approach=args.protect, k=args.limit,
+                                  cutoff=args.cutoff, show_withheld=show_withheld)
     if args.json:
         print_json(result)
         return 0
     print(f"{len(result['hits'])} shown, {len(result['held_back'])} held back for review "
           f"({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
+    if show_withheld:
+        print(f"withheld as judged sensitive: {result['withheld_judged_sensitive']} of {result['candidates']} candidates")
     for h in result["hits"]:
         print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {(h['date'] or '')[:10]:10}  "
               f"{h['sender'][:26]:26}  {h['subject'][:56]}")

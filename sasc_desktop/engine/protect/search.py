@@ -206,7 +206,13 @@ def load_protection(session, persona: str, approach: str) -> Optional[dict]:
 
 def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,
                      cutoff: str = "fixed", depth: int = 200, train_if_missing: bool = True,
-                     extractor=None) -> dict:
+                     extractor=None, show_withheld: bool = True) -> dict:
+    """The searcher's list (``hits``) and the uncertain documents held back for review.
+
+    ``show_withheld``: also return ``candidates`` and ``withheld_judged_sensitive`` (how many
+    candidates a person judged sensitive were withheld). Those are the archivist's figures: for
+    a narrow query they tell that sensitive mail on it exists, so a searcher's view (``sasc
+    search --protect`` without ``--show-withheld``) leaves them out."""
     from ..rank.features import FeatureExtractor, sensitivity_features
     from ..project import judgments as J
     if approach not in PROTECT_APPROACHES:
@@ -263,12 +269,14 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
         return {"rank": rank, "doc_id": d, "score": float(scores[i]), "p_sensitive": float(prob[i]),
                 "subject": r.get("subject", ""), "sender": r.get("sender", ""), "date": r.get("date")}
 
-    return {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
-            "ranker": (payload or {}).get("ranker", "bm25"), "candidates": len(dids),
-            "hits": [hit(i + 1, d) for i, d in enumerate(shown)],
-            "held_back": [hit(i + 1, d) for i, d in enumerate(held)],
-            "withheld_judged_sensitive": sum(1 for d in dids if d in never),
-            "ms": (time.perf_counter() - t0) * 1000.0}
+    result = {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
+              "ranker": (payload or {}).get("ranker", "bm25"),
+              "hits": [hit(i + 1, d) for i, d in enumerate(shown)],
+              "held_back": [hit(i + 1, d) for i, d in enumerate(held)]}
+    if show_withheld:
+        result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
+    result["ms"] = (time.perf_counter() - t0) * 1000.0
+    return result
 
 
 def _rows(session, doc_ids: Sequence[str]) -> dict[str, dict]:

@@ -1,0 +1,61 @@
+"""What a searcher sees of a protected search does not tell that judged-sensitive mail exists:
+the counts of candidates and of withheld judged-sensitive documents are the archivist's, shown
+only with --show-withheld. Real demo project, real mbox, the real CLI."""
+from __future__ import annotations
+
+import json
+import mailbox
+from email.message import EmailMessage
+
+import pytest
+
+from sasc_desktop.cli import main as sasc
+
+PERSONA = "john-snibert"
+DOC = "zanzibar.2@arclight.example.com"
+
+
+def _private_mail(root, tmp_path):
+    m = EmailMessage()
+    m["From"] = "Carol Diaz <carol@arclight.example.com>"
+    m["To"] = "john@arclight.example.com"
+    m["Subject"] = "zanzibar custody hearing"
+    m["Date"] = "Mon, 04 Mar 2019 10:00:00 -0800"
+    m["Message-ID"] = f"<{DOC}>"
+    m.set_content("My divorce custody hearing for zanzibar is on Friday, please keep this private.\n")
+    box = mailbox.mbox(str(tmp_path / "new.mbox"))
+    box.add(m)
+    box.flush()
+    box.close()
+    assert sasc(["ingest", root, str(tmp_path / "new.mbox"), "--workers", "0", "--json"]) == 0
+    sens = tmp_path / "s.sens"
+    sens.write_text(f"{PERSONA} {DOC} 1\n", encoding="utf-8")
+    assert sasc(["judgments", "import", root, "--sensitivity", str(sens), "--json"]) == 0
+
+
+def test_the_searcher_is_not_told_that_judged_sensitive_mail_exists(demo_copy, tmp_path, capsys):
+    root = str(demo_copy)
+    _private_mail(root, tmp_path)
+    capsys.readouterr()
+    search = ["search", root, "zanzibar", "--protect", "relevance", "--persona", PERSONA]
+    assert sasc(search + ["--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["hits"] == [] and res["held_back"] == []
+    assert "withheld_judged_sensitive" not in res and "candidates" not in res
+    assert sasc(search) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("0 shown, 0 held back for review (") and "withheld" not in out and "candidate" not in out
+    # the archivist asks for them
+    assert sasc(search + ["--json", "--show-withheld"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"]) == ([], 1, 1)
+    assert sasc(search + ["--show-withheld"]) == 0
+    assert "withheld as judged sensitive: 1 of 1 candidates" in capsys.readouterr().out.splitlines()
+
+
+def test_the_flag_is_documented_in_search_help(capsys):
+    with pytest.raises(SystemExit) as done:
+        sasc(["search", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--show-withheld with --protect, for the archivist: also say how many candidates a person judged" in text
