@@ -77,7 +77,7 @@ def cmd_protected_search(args) -> int:
     show_withheld = bool(getattr(args, "show_withheld", False))
     with Session.open(args.dir) as s:
         result = protected_search(s, args.query, args.persona, approach=args.protect, k=args.limit,
-                                  cutoff=args.cutoff, show_withheld=show_withheld)
+                                  cutoff=args.cutoff, show_withheld=show_withheld, offset=args.offset)
     if args.json:
         print_json(result)
         return 0

@@ -130,10 +130,11 @@ def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set
     return {d for d in doc_ids if key[d] in hit}
 
 
-def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str]) -> list[str]:
-    """The searcher's list: the first ``n_show`` documents of ``ranked_doc_ids`` after the
-    safety rule removed every document judged sensitive."""
-    return safety_filter(ranked_doc_ids, never_show)[: max(0, int(n_show))]
+def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str], offset: int = 0) -> list[str]:
+    """The searcher's list: documents ``offset + 1`` to ``n_show`` of ``ranked_doc_ids`` after
+    the safety rule removed every document judged sensitive (so a page never holds one, and
+    none shifts the pages after it)."""
+    return safety_filter(ranked_doc_ids, never_show)[max(0, int(offset)): max(0, int(n_show))]
 
 
 def _model_path(session, persona: str, approach: str) -> Path:
@@ -206,8 +207,12 @@ def load_protection(session, persona: str, approach: str) -> Optional[dict]:
 
 def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,
                      cutoff: str = "fixed", depth: int = 200, train_if_missing: bool = True,
-                     extractor=None, show_withheld: bool = True) -> dict:
+                     extractor=None, show_withheld: bool = True, offset: int = 0) -> dict:
     """The searcher's list (``hits``) and the uncertain documents held back for review.
+
+    ``offset``: the page after the first ``offset`` documents of the searcher's list: ranks
+    ``offset + 1`` to ``offset + k`` of the list ``k = offset + k`` gives (the cutoff policy
+    applies to that whole list; at least ``offset + k`` candidates are ranked).
 
     ``show_withheld``: also return ``candidates`` and ``withheld_judged_sensitive`` (how many
     candidates a person judged sensitive were withheld). Those are the archivist's figures: for
@@ -224,6 +229,10 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
                          + (", ".join(p["id"] for p in J.personas(session.store)) or "(none)"))
     if k < 1:
         raise InputError("k must be at least 1")
+    if offset < 0:
+        raise InputError("offset must be 0 or more")
+    total = offset + k
+    depth = max(depth, total)
     t0 = time.perf_counter()
     payload = load_protection(session, persona, approach)
     if payload is None and train_if_missing:
@@ -245,9 +254,9 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     order = np.argsort(-scores, kind="stable")
     filtered = approach in ("prefilter", "postfilter", "joint_postfilter")
     keep = order[prob[order] < THRESHOLD] if filtered else order
-    n_show = k
+    n_show = total
     if cutoff == "dynamic":
-        n_show = dynamic_cutoff(k, int((prob >= THRESHOLD).sum()), len(dids))
+        n_show = dynamic_cutoff(total, int((prob >= THRESHOLD).sum()), len(dids))
     elif cutoff in ("static", "threshold"):
         learned = (payload or {}).get(f"{cutoff}_value")
         if cutoff == "static" and learned is not None:
@@ -255,11 +264,11 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
         elif cutoff == "threshold" and learned is not None:
             keep = keep[scores[keep] >= learned]
     never = judged_sensitive_among(session, persona, dids)   # every judged-sensitive candidate
-    shown = finalize([dids[i] for i in keep], n_show, never)
-    shown_set = set(shown)
+    shown = finalize([dids[i] for i in keep], n_show, never, offset)
+    shown_set = set(finalize([dids[i] for i in keep], n_show, never))     # this page and the ones before it
     lookup = {d: i for i, d in enumerate(dids)}
-    # held back: would have been in the unprotected top k, not shown, and the classifier is unsure
-    held = [dids[i] for i in order[:k] if dids[i] not in shown_set and dids[i] not in never
+    # held back: on this page of the unprotected list, not shown so far, and the classifier is unsure
+    held = [dids[i] for i in order[offset:total] if dids[i] not in shown_set and dids[i] not in never
             and UNCERTAIN[0] <= prob[i] <= UNCERTAIN[1]]
     rows = _rows(session, shown + held)
 
@@ -270,8 +279,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
                 "subject": r.get("subject", ""), "sender": r.get("sender", ""), "date": r.get("date")}
 
     result = {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
-              "ranker": (payload or {}).get("ranker", "bm25"),
-              "hits": [hit(i + 1, d) for i, d in enumerate(shown)],
+              "offset": offset, "ranker": (payload or {}).get("ranker", "bm25"),
+              "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],
               "held_back": [hit(i + 1, d) for i, d in enumerate(held)]}
     if show_withheld:
         result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
