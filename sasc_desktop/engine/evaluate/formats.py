@@ -59,11 +59,30 @@ def _lines(path: PathLike, comments: bool = False) -> Iterator[tuple[int, list[s
             yield number, fields
 
 
-def _int(path, number: int, text: str, what: str) -> int:
+# Relevance grades (qrels, LETOR labels): TREC's negative grades (-2 = junk) up to far beyond any
+# scale in use; the gain 2^rel - 1 stays exact and finite. Sensitivity levels: -1 ("I don't
+# know"), 0 (not sensitive), 1-9 (sensitive, graded; a cost per level, see evaluate/registry.py).
+GRADES = (-9, 99)
+LEVELS = (-1, 9)
+
+
+def _shown_text(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _int(path, number: int, text: str, what: str, bounds: tuple[int, int] | None = None) -> int:
+    """An integer field; with ``bounds`` (lowest, highest) one outside them is an error too (a
+    20-digit grade used to reach SQLite and fail there as an OverflowError)."""
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
-        raise EvalFileError(path, number, f"{what} must be an integer, got {text!r}") from None
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise EvalFileError(path, number, f"{what} must be an integer, got {_shown_text(text)!r}") from None
+        value = None                                   # digits, too many for int() (over 4300)
+    if value is None or (bounds is not None and not bounds[0] <= value <= bounds[1]):
+        allowed = f"from {bounds[0]} to {bounds[1]}" if bounds is not None else "an integer of at most 4300 digits"
+        raise EvalFileError(path, number, f"{what} must be {allowed}, got {_shown_text(text)}")
+    return value
 
 
 def _float(path, number: int, text: str, what: str) -> float:
@@ -78,7 +97,8 @@ def _float(path, number: int, text: str, what: str) -> float:
 
 # --------------------------------------------------------------------------------------- qrels
 def read_qrels(path: PathLike) -> list[Qrel]:
-    """Read TREC qrels (``topic iteration docid rel``; the iteration column is ignored).
+    """Read TREC qrels (``topic iteration docid rel``; the iteration column is ignored; a grade
+    is an integer from -9 to 99).
 
     Repeated identical lines are kept once; the same (topic, docid) with two different grades
     is an error.
@@ -89,7 +109,7 @@ def read_qrels(path: PathLike) -> list[Qrel]:
         if len(fields) != 4:
             raise EvalFileError(path, number, f"a qrels line has 4 columns (topic 0 docid rel), found {len(fields)}")
         topic, _, docid, rel_text = fields
-        rel = _int(path, number, rel_text, "relevance")
+        rel = _int(path, number, rel_text, "relevance", GRADES)
         key = (topic, docid)
         if key in seen:
             if seen[key][0] != rel:
@@ -112,8 +132,8 @@ def read_sensitivity(path: PathLike) -> list[SensJudgment]:
 
     Two layouts, detected by the column count of the first line (all lines must agree):
     ``persona docid level`` (3 columns, topic-independent) and ``topic persona docid level``
-    (4 columns, per topic). Levels are integers >= -1: 0 = not sensitive, 1 and up = sensitive,
-    -1 = "I don't know" (kept as a record; :func:`sensitivity_maps` and training leave it out).
+    (4 columns, per topic). Levels are integers from -1 to 9: 0 = not sensitive, 1 to 9 =
+    sensitive, -1 = "I don't know" (kept as a record; :func:`sensitivity_maps` and training leave it out).
     """
     width: int | None = None
     seen: dict[tuple, tuple[int, int]] = {}
@@ -132,9 +152,9 @@ def read_sensitivity(path: PathLike) -> list[SensJudgment]:
         else:
             topic, persona, docid, level_text = fields
         level = _int(path, number, level_text, "sensitivity level")
-        if level < -1:
-            raise EvalFileError(path, number, f"sensitivity level must be 0 (not sensitive), 1 or more (sensitive) "
-                                f"or -1 (I don't know), got {level}")
+        if not LEVELS[0] <= level <= LEVELS[1]:
+            raise EvalFileError(path, number, f"sensitivity level must be 0 (not sensitive), 1 to {LEVELS[1]} "
+                                f"(sensitive) or -1 (I don't know), got {_shown_text(level_text)}")
         key = (topic, persona, docid)
         if key in seen:
             if seen[key][0] != level:
@@ -242,7 +262,7 @@ def read_letor(path: PathLike) -> list[LetorRow]:
             continue  # blank or comment-only line
         if len(fields) < 2 or not fields[1].startswith("qid:"):
             raise EvalFileError(path, number, "a LETOR line starts with 'rel qid:QUERY'")
-        rel = _int(path, number, fields[0], "relevance label")
+        rel = _int(path, number, fields[0], "relevance label", GRADES)
         qid = fields[1][4:]
         if not qid:
             raise EvalFileError(path, number, "empty qid")

@@ -448,7 +448,7 @@ def test_13_dont_know_is_imported_and_left_out_of_training(tmp_path):
     # evaluation treats "don't know" as unjudged
     assert sensitivity_maps(read_sensitivity(sens)) == ({"m1@x": 1, "m2@x": 0}, {})
     assert sensitivity_maps(read_sensitivity(per_topic)) == ({}, {"7": {"m3@x": 1}})
-    with pytest.raises(InputError, match=r"s2.txt:1: sensitivity level must be 0 \(not sensitive\), 1 or more "
+    with pytest.raises(InputError, match=r"s2.txt:1: sensitivity level must be 0 \(not sensitive\), 1 to 9 "
                                          r"\(sensitive\) or -1 \(I don't know\), got -2"):
         read_sensitivity(_write(tmp_path / "s2.txt", "p m0@x -2\n"))
     s.close()
