@@ -73,11 +73,10 @@ def cmd_experiment(args) -> int:
 def cmd_protected_search(args) -> int:
     if not args.persona:
         raise InputError("--protect needs --persona (whose sensitivities to protect)")
-    from ..engine.protect.search import protected_search
     show_withheld = bool(getattr(args, "show_withheld", False))
     with Session.open(args.dir) as s:
-        result = protected_search(s, args.query, args.persona, approach=args.protect, k=args.limit,
-                                  cutoff=args.cutoff, show_withheld=show_withheld, offset=args.offset)
+        result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
+                                    cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld)
     if args.json:
         print_json(result)
         return 0

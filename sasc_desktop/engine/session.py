@@ -224,10 +224,13 @@ class Session:
 
     # --- search and protect ---
     def protected_search(self, query: str, persona: str, approach: str = "joint", k: int = 10,
-                         cutoff: str = "fixed") -> dict[str, Any]:
-        """The searcher's list and the held-back uncertain documents (engine/protect)."""
+                         cutoff: str = "fixed", offset: int = 0, show_withheld: bool = False) -> dict[str, Any]:
+        """The searcher's list and the held-back uncertain documents (engine/protect); the counts
+        of candidates and of documents withheld as judged sensitive only with ``show_withheld``
+        (for the archivist: a searcher could learn from them that such documents exist)."""
         from .protect.search import protected_search
-        return protected_search(self, query, persona, approach=approach, k=k, cutoff=cutoff)
+        return protected_search(self, query, persona, approach=approach, k=k, cutoff=cutoff, offset=offset,
+                                show_withheld=show_withheld)
 
     def train_protection(self, persona: str, approach: str = "joint", progress: Optional[Progress] = None,
                          **options: Any) -> dict[str, Any]:

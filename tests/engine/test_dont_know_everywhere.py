@@ -194,7 +194,7 @@ def test_protect_treats_dont_know_as_not_judged_sensitive(project, monkeypatch):
         {"m2": 2, "m3": 1, "m7": 2, "m0": 2, "m4": 0, "m5": 0, "m6": 0, "m9": 0}
     # the protected search shows them (only judged-sensitive documents are withheld)
     s.train_protection(P, "relevance", ranker="linear", depth=50)
-    res = s.protected_search("pipeline", P, approach="relevance", k=10)
+    res = s.protected_search("pipeline", P, approach="relevance", k=10, show_withheld=True)
     shown = {h["doc_id"] for h in res["hits"]}
     assert {_id("m2"), _id("m3")} <= shown
     assert not shown & sensitive

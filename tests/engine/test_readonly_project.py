@@ -381,3 +381,14 @@ def test_a_read_only_project_writes_no_feature_cache_even_where_models_is_writab
         assert s.store.read_only
         assert explain(s, "m0@corp.com", "p1")["probability"] == expected["m0"]
     assert snapshot(root) == before
+
+
+def test_a_read_only_project_refuses_to_train_protection_before_training(trained, immutable):
+    root, _ = trained
+    before = snapshot(root)
+    immutable(root, recursive=True)
+    with Session.open(root) as s:
+        with pytest.raises(ProjectError) as err:
+            s.train_protection("p1", "relevance")
+        assert str(err.value) == written(root, "the protection model")
+    assert snapshot(root) == before

@@ -164,6 +164,7 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
     from ..project import judgments as J
     if approach not in PROTECT_APPROACHES:
         raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
+    session.store.require_writable("the protection model")  # before the training, not after it
     k = parse_measure(objective).k
     t0 = time.perf_counter()
     qrels = J.qrels(session.store)
@@ -207,7 +208,7 @@ def load_protection(session, persona: str, approach: str) -> Optional[dict]:
 
 def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,
                      cutoff: str = "fixed", depth: int = 200, train_if_missing: bool = True,
-                     extractor=None, show_withheld: bool = True, offset: int = 0) -> dict:
+                     extractor=None, show_withheld: bool = False, offset: int = 0) -> dict:
     """The searcher's list (``hits``) and the uncertain documents held back for review.
 
     ``offset``: the page after the first ``offset`` documents of the searcher's list: ranks

@@ -36,7 +36,7 @@ def test_judged_sensitive_never_shown_whatever_the_approach(project):
                     assert not {h["doc_id"] for h in res["held_back"]} & never
                     assert len(shown) <= 10
         # relevance ignores sensitivity, so only the final safety step can have removed these
-        res = [s.protected_search(t, PERSONA, approach="relevance") for t in titles]
+        res = [s.protected_search(t, PERSONA, approach="relevance", show_withheld=True) for t in titles]
         assert sum(r["withheld_judged_sensitive"] for r in res) > 0
 
 

@@ -23,7 +23,7 @@ def _ids(res) -> list[str]:
 def _busy_query(s) -> str:
     """A topic title whose unprotected top 12 holds judged-sensitive documents (withheld)."""
     for t in J.topics(s.store):
-        res = protected_search(s, t["title"], PERSONA, approach="relevance", k=12)
+        res = protected_search(s, t["title"], PERSONA, approach="relevance", k=12, show_withheld=True)
         if res["withheld_judged_sensitive"] >= 2 and len(res["hits"]) == 12:
             return t["title"]
     raise AssertionError("no topic of the demo has withheld documents in its top 12")

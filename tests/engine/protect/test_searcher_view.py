@@ -59,3 +59,13 @@ def test_the_flag_is_documented_in_search_help(capsys):
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "--show-withheld with --protect, for the archivist: also say how many candidates a person judged" in text
+
+
+def test_the_facade_gives_the_counts_only_when_asked(demo_copy, tmp_path):
+    from sasc_desktop.engine.session import Session
+    _private_mail(str(demo_copy), tmp_path)
+    with Session.open(demo_copy) as s:
+        res = s.protected_search("zanzibar", PERSONA, approach="relevance")
+        assert res["hits"] == [] and "withheld_judged_sensitive" not in res and "candidates" not in res
+        res = s.protected_search("zanzibar", PERSONA, approach="relevance", show_withheld=True)
+        assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"]) == ([], 1, 1)
