@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import sys
+import threading
 import time
 from typing import Any
+
+from ..engine.procpool import DEFER_SECONDS
 
 
 def _clean(obj: Any) -> Any:
@@ -57,3 +61,31 @@ class TextProgressBar:
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+
+
+class interrupt_once:
+    """``with interrupt_once():`` the first Ctrl+C (SIGINT) raises KeyboardInterrupt as usual and
+    the work stops, cleaning up as it goes (a demo build removes its temporary folder); the
+    presses after it are ignored, so that a double press does not cut that cleanup short and
+    leave it half done. One pressed more than DEFER_SECONDS after the last one that counted
+    interrupts again (cleanup that long is stuck). Main thread only (elsewhere it does nothing)."""
+
+    def __init__(self) -> None:
+        self._old = None
+        self._since: float | None = None
+
+    def _handler(self, signum, frame) -> None:
+        now = time.monotonic()
+        if self._since is None or now - self._since > DEFER_SECONDS:
+            self._since = now
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "interrupt_once":
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+            self._old = None

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
-from .common import TextProgressBar, print_json
+from .common import TextProgressBar, interrupt_once, print_json
 
 
 def register(sub) -> None:
@@ -156,10 +156,12 @@ def cmd_demo(args) -> int:
     # Built aside and moved into place when done (an existing empty folder, even the current one,
     # is filled, not replaced): stopped early, it leaves dir as it was, missing or empty. The
     # root returned is resolved, so `sasc demo .` reports and opens the real folder.
+    # A second Ctrl+C must not cut short the removal of the unfinished build (interrupt_once).
     try:
-        root = build_demo_project(args.dir, n_messages=DEMO_MESSAGES if args.messages is None else args.messages,
-                                  seed=DEMO_SEED if args.seed is None else args.seed,
-                                  progress=Progress(bar), train=not args.no_train)
+        with interrupt_once():
+            root = build_demo_project(args.dir, n_messages=DEMO_MESSAGES if args.messages is None else args.messages,
+                                      seed=DEMO_SEED if args.seed is None else args.seed,
+                                      progress=Progress(bar), train=not args.no_train)
     finally:
         bar.finish()  # the error or "interrupted" goes on a line of its own
     with Session.open(root) as s:

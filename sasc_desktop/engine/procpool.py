@@ -6,18 +6,31 @@ killed (SIGKILL, a crash, the OOM killer) none of them ever sees end-of-file, an
 server, its workers and the resource tracker stay behind for good. Each worker here watches the
 process that started the pool (a Linux pidfd, else polling) and exits when it is gone; the fork
 server and the resource tracker then see their pipes close and exit too.
+
+Ctrl+C in a terminal sends SIGINT to the whole process group: the app and every worker. A
+worker interrupted in the pool's own plumbing (taking a call off its queue, writing a result)
+leaves half a message in a pipe that its siblings or the app's pool thread then wait on for
+ever, and the app hangs on its way out. So a worker here turns SIGINT into KeyboardInterrupt
+only while it runs a task (the task ends with that exception, sent back whole) and ignores it
+otherwise (it starts with SIGINT blocked, until it has its handler); the app decides what an
+interrupt means. In the app, the pool's bookkeeping (starting workers, shutting down) runs with
+SIGINT deferred (:class:`deferred_interrupts`), so that a second Ctrl+C neither leaves a
+started worker the pool does not know of nor cuts short the wait for the workers it does.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
 import select
+import signal
+import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Optional
 
 POLL_SECONDS = 1.0  # where pidfds are missing (not Linux, or Linux < 5.3)
+DEFER_SECONDS = 5.0  # an interrupt deferred this long: the next one is not deferred
 
 
 def process_pool(workers: int, method: str = "forkserver", initializer: Optional[Callable] = None,
@@ -27,14 +40,124 @@ def process_pool(workers: int, method: str = "forkserver", initializer: Optional
     the GUI does, is unsafe)."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context(method) if method in methods else None
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(os.getpid(), initializer, initargs))
+    return Pool(workers, mp_context=context, initializer=_start_worker,
+                initargs=(os.getpid(), initializer, initargs))
+
+
+class Pool(ProcessPoolExecutor):
+    """A ``ProcessPoolExecutor`` whose tasks, and only they, can be interrupted in the workers,
+    and whose bookkeeping in the app is not cut short by an interrupt (see the module's text)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        # May start a worker (and the fork server): an interrupt must not leave one started but
+        # not listed, and a worker must not be interrupted before it ignores SIGINT, so SIGINT
+        # is blocked in what is started here (the fork server's children inherit that too)
+        # until _start_worker unblocks it.
+        with deferred_interrupts(), _sigint_blocked():
+            return super().submit(_run_task, fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if not wait:
+            return super().shutdown(wait, cancel_futures=cancel_futures)
+        with deferred_interrupts():  # the workers' tasks stop at the same Ctrl+C: a short wait
+            super().shutdown(wait, cancel_futures=cancel_futures)
+
+
+_in_task = False  # in a worker: whether it is running a task (SIGINT interrupts only that)
+
+
+def _run_task(fn: Callable, /, *args, **kwargs):
+    global _in_task
+    _in_task = True
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _in_task = False
+
+
+def _worker_sigint(signum, frame) -> None:
+    global _in_task
+    if _in_task:  # raised inside the task: the worker sends it back as the task's outcome
+        _in_task = False
+        raise KeyboardInterrupt
+
+
+class _sigint_blocked:
+    """SIGINT blocked in this thread (a SIGINT sent meanwhile waits, or another thread takes it
+    and Python runs its handler in the main thread as usual), and in every process and thread
+    started here. Not on Windows (no signal masks)."""
+
+    def __enter__(self) -> None:
+        self._old = (signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                     if hasattr(signal, "pthread_sigmask") else None)
+
+    def __exit__(self, *exc) -> None:
+        if self._old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._old)
 
 
 def _start_worker(app_pid: int, initializer: Optional[Callable], initargs: tuple) -> None:
+    signal.signal(signal.SIGINT, _worker_sigint)
+    if hasattr(signal, "pthread_sigmask"):  # blocked when the worker was started (Pool.submit)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     watch_parent(app_pid)
     if initializer is not None:
         initializer(*initargs)
+
+
+class deferred_interrupts:
+    """``with deferred_interrupts() as held:`` a SIGINT (Ctrl+C) that arrives inside the block
+    takes effect when the block ends (the handler in place before it runs then), unless a
+    KeyboardInterrupt is already on its way out (it would only repeat it); ``held.received``
+    counts them. Work that must not be cut in the middle goes in the block, and only work that
+    ends soon: a further SIGINT more than :data:`DEFER_SECONDS` after the first deferred one
+    raises KeyboardInterrupt at once. Blocks nest (an inner one hands what it held to the
+    outer one). Does nothing outside the main thread (signals only reach Python there)."""
+
+    def __init__(self) -> None:
+        self.received = 0
+        self._old = None
+        self._first: Optional[float] = None
+        self._active = False
+
+    def _handler(self, signum, frame) -> None:
+        now = time.monotonic()
+        self.received += 1
+        if self._first is None:
+            self._first = now
+        elif now - self._first > DEFER_SECONDS:
+            self._first = now  # the one after this is deferred again
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "deferred_interrupts":
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self._old = signal.signal(signal.SIGINT, self._handler)
+                self._active = True
+            except (ValueError, OSError):  # not in the main interpreter
+                pass
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if not self._active:
+            return
+        self._active = False
+        old = self._old
+        signal.signal(signal.SIGINT, old if old is not None else signal.SIG_DFL)
+        if self._first is None:
+            return
+        outer = getattr(old, "__self__", None)
+        if isinstance(outer, deferred_interrupts):
+            outer.received += self.received
+            outer._first = outer._first if outer._first is not None else self._first
+        elif exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            pass
+        elif isinstance(sys.exc_info()[1], KeyboardInterrupt):  # in a finally or except block
+            pass
+        elif callable(old):
+            old(signal.SIGINT, None)
+        elif old == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 def pid_alive(pid: int) -> bool:

@@ -80,3 +80,123 @@ def test_pid_alive():
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     assert pid_alive(os.getpid()) and pid_alive(os.getppid())
     assert not pid_alive(int(gone.stdout))
+
+
+# Ctrl+C -------------------------------------------------------------------------------------
+# A terminal's Ctrl+C sends SIGINT to every process of the group: the app and its workers. A
+# worker ignores it between tasks (interrupted in the pool's plumbing it used to leave half a
+# message in a pipe, hanging the app) and ends the task it runs with KeyboardInterrupt; the
+# app's pool bookkeeping holds it off until done (deferred_interrupts).
+
+def _wait_for_file(start: str, go: str, value):
+    """A task: say it runs (``start``), then wait until told to finish (``go``)."""
+    Path(start).touch()
+    while not Path(go).exists():
+        time.sleep(0.01)
+    return value
+
+
+def _wait_until(predicate, what: str) -> None:
+    deadline = time.monotonic() + 60  # only how long a hang is waited for
+    while not predicate():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        time.sleep(0.01)
+
+
+def test_a_worker_ignores_ctrl_c_between_tasks_and_ends_the_task_it_runs_with_it(tmp_path):
+    with process_pool(2) as pool:
+        assert list(pool.map(pow, [2, 3], [10, 2])) == [1024, 9]
+        workers = set(pool._processes)
+        for pid in workers:  # idle: waiting on the call queue
+            os.kill(pid, signal.SIGINT)
+        assert [pool.submit(pow, 2, n).result() for n in range(6)] == [1, 2, 4, 8, 16, 32]
+        running = pool.submit(_wait_for_file, str(tmp_path / "start"), str(tmp_path / "go"), "done")
+        _wait_until((tmp_path / "start").exists, "the task started")
+        for pid in workers:  # one runs the task, the other is idle
+            os.kill(pid, signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            running.result(timeout=60)
+        assert pool.submit(pow, 3, 3).result() == 27
+        assert set(pool._processes) == workers and all(p.is_alive() for p in pool._processes.values())
+
+
+def test_shutdown_waits_for_the_workers_through_a_ctrl_c_and_then_raises_it(tmp_path):
+    import threading
+    pool = process_pool(1)
+    task = pool.submit(_wait_for_file, str(tmp_path / "start"), str(tmp_path / "go"), 42)
+    _wait_until((tmp_path / "start").exists, "the task started")
+    workers = list(pool._processes.values())
+
+    def press_during_shutdown():
+        _wait_until(lambda: pool._shutdown_thread, "the shutdown began")
+        os.kill(os.getpid(), signal.SIGINT)  # to this process only: the task goes on
+        (tmp_path / "go").touch()
+    presser = threading.Thread(target=press_during_shutdown)
+    presser.start()
+    with pytest.raises(KeyboardInterrupt):
+        pool.shutdown(wait=True)
+    presser.join()
+    assert task.result() == 42
+    assert not any(p.is_alive() for p in workers)  # waited for, not cut short
+
+
+def test_deferred_interrupts_hold_ctrl_c_to_the_end_of_the_block():
+    from sasc_desktop.engine.procpool import deferred_interrupts
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with deferred_interrupts() as held:
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+            reached.append("end of the block")
+    assert reached == ["end of the block"] and held.received == 2
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+    with deferred_interrupts() as quiet:
+        pass
+    assert quiet.received == 0
+
+
+def test_deferred_interrupts_do_not_repeat_a_ctrl_c_already_on_its_way_out():
+    from sasc_desktop.engine.procpool import deferred_interrupts
+    with pytest.raises(KeyboardInterrupt, match="the first"):
+        try:
+            raise KeyboardInterrupt("the first")
+        finally:
+            with deferred_interrupts() as held:  # cleanup, pressed again meanwhile
+                signal.raise_signal(signal.SIGINT)
+    assert held.received == 1
+
+
+def test_deferred_interrupts_nest_and_a_late_press_is_not_held(monkeypatch):
+    from sasc_desktop.engine import procpool
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with procpool.deferred_interrupts() as outer:
+            with procpool.deferred_interrupts() as inner:
+                signal.raise_signal(signal.SIGINT)
+            reached.append("after the inner block")  # handed to the outer one, still held
+    assert reached == ["after the inner block"] and (inner.received, outer.received) == (1, 1)
+
+    monkeypatch.setattr(procpool, "DEFER_SECONDS", -1.0)  # every press after the first is late
+    with pytest.raises(KeyboardInterrupt):
+        with procpool.deferred_interrupts():
+            signal.raise_signal(signal.SIGINT)
+            reached.append("held")
+            signal.raise_signal(signal.SIGINT)
+            reached.append("not reached")
+    assert reached == ["after the inner block", "held"]
+
+
+def test_deferred_interrupts_do_nothing_outside_the_main_thread():
+    import threading
+    from sasc_desktop.engine.procpool import deferred_interrupts
+    seen = []
+
+    def run():
+        with deferred_interrupts() as held:
+            seen.append(signal.getsignal(signal.SIGINT))
+        seen.append(held.received)
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    assert seen == [signal.default_int_handler, 0]

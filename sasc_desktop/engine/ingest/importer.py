@@ -3,15 +3,19 @@
 Consistency: messages are written to SQLite in batches, each one transaction, with
 ``indexed = 0``; they are marked indexed only after the Whoosh commit that contains them.
 A killed import therefore leaves SQLite consistent, and :func:`repair_index` (run before every
-import and when a project opens) re-adds whatever the index is missing. Copies are keyed by the
-SHA-256 of their bytes, so running the same import again adds nothing and completes a job that
-was cut short.
+import and when a project opens) re-adds whatever the index is missing. An interrupted one
+(Ctrl+C: KeyboardInterrupt) stops at once: the worker processes end their tasks (see
+:mod:`..procpool`); a batch is stored and added to the index writer whole (Ctrl+C waits for
+it), and what the writer holds is committed, or dropped (the same state as a kill) when Ctrl+C
+is pressed again while it stops. Copies are keyed by the SHA-256 of their bytes, so running the
+same import again adds nothing and completes a job that was cut short.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+import sys
 import time
 import zlib
 from collections import deque
@@ -24,7 +28,7 @@ from ..errors import Cancelled
 from ..index import SearchIndex
 from ..index.schema import analyse_document, date_items
 from ..index.search_index import analyse_row, document_fields
-from ..procpool import process_pool
+from ..procpool import deferred_interrupts, process_pool
 from ..progress import Progress, ensure
 from ..project import Store
 from ..records import IngestReport, Message, SkippedMessage
@@ -121,6 +125,8 @@ class Importer:
         self._fate: dict[str, Optional[str]] = {}   # digest -> None (kept or a copy) | skip reason
         self._writer_rows: set[int] = set()          # rows added through the open index writer
         self._deferred: set[int] = set()             # replaced rows to re-index after a commit
+        self._writer_broken = False                  # interrupted while adding a document
+        self._pressed_again = False                  # Ctrl+C twice while a batch was stored
 
     # --------------------------------------------------------------------------------
     def run(self, sources: list[Path], progress: Optional[Progress] = None) -> IngestReport:
@@ -152,20 +158,33 @@ class Importer:
                     job = jobs.popleft()
                     if writer is None:
                         writer = self.index.writer()
-                    pending.extend(self._store_batch(job, source_id, report, writer))
+                    self._store_whole(job, source_id, report, writer, pending)
                     done += job.size
                     if len(pending) >= INDEX_COMMIT_EVERY:
-                        self._commit_index(writer, pending)
-                        writer, pending = None, []
+                        full, writer = writer, None
+                        self._commit_or_drop(full, pending)
+                        pending = []
                     progress.update(done, total, path.name)
                 self._finish_source(source_id, "done", report)
         except Cancelled:
             report.cancelled = True
         finally:
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
-            if writer is not None:
-                self._commit_index(writer, pending)
+            first = 1 if isinstance(sys.exc_info()[1], KeyboardInterrupt) else 0  # already pressed
+            held = deferred_interrupts()
+            try:
+                with held:  # the workers' tasks end at the same Ctrl+C as this: a short wait
+                    if pool is not None:
+                        pool.shutdown(wait=True, cancel_futures=True)
+            finally:
+                if writer is not None:
+                    stopping = sys.exc_info()[1]
+                    again = self._pressed_again or first + held.received > 1 or _interrupted_twice(stopping)
+                    if self._writer_broken or (isinstance(stopping, KeyboardInterrupt) and again):
+                        # Cut in the middle of a document, or Ctrl+C again while stopping (stop
+                        # now, without writing up to INDEX_COMMIT_EVERY documents: seconds).
+                        _drop(writer)
+                    else:
+                        self._commit_or_drop(writer, pending)  # done, cancelled, failed, interrupted
         changed = fix_threads(self.store)
         if changed or self._deferred:
             repair_index(self.store, self.index)
@@ -186,6 +205,31 @@ class Importer:
     def _finish_source(self, source_id: int, status: str, report: IngestReport) -> None:
         self.store.con.execute("UPDATE sources SET status = ?, report = ? WHERE id = ?",
                                (status, json.dumps(report.to_json()), source_id))
+
+    def _store_whole(self, job: _Job, source_id: int, report: IngestReport, writer, pending: list[int]) -> None:
+        """Store a batch and add it to the index writer with Ctrl+C held off until it is done:
+        a KeyboardInterrupt in the middle of a document would leave the writer holding half of
+        it, and committing that writes a segment that cannot be read."""
+        held = deferred_interrupts()
+        try:
+            with held:
+                try:
+                    pending.extend(self._store_batch(job, source_id, report, writer))
+                except BaseException as exc:
+                    if not isinstance(exc, Exception):  # only held off so long (DEFER_SECONDS)
+                        self._writer_broken = True
+                    raise
+        finally:
+            self._pressed_again |= held.received > 1
+
+    def _commit_or_drop(self, writer, pending: list[int]) -> None:
+        """Commit the index writer, or drop it if the commit fails or is cut short (a Ctrl+C
+        during it): the index keeps its last whole commit, the rows stay indexed = 0."""
+        try:
+            self._commit_index(writer, pending)
+        except BaseException:
+            _drop(writer)
+            raise
 
     def _commit_index(self, writer, pending: list[int]) -> None:
         writer.commit()
@@ -347,6 +391,27 @@ class Importer:
             addrs = addresses(header)
             if addrs:
                 _count_edges(con, m.from_addr, addrs, kind)
+
+
+def _interrupted_twice(exc: Optional[BaseException]) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt raised while another one was on its way out."""
+    if not isinstance(exc, KeyboardInterrupt):
+        return False
+    seen = exc.__context__
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__context__
+    return False
+
+
+def _drop(writer) -> None:
+    """Cancel an index writer (its documents are not added; the index lock is released), as far
+    as a writer that failed or was cut short still can be."""
+    try:
+        writer.cancel()
+    except Exception:  # closed by a commit that failed, or left unusable
+        pass
 
 
 def _count_edges(con, sender: str, recipients: list[str], kind: str) -> None:
