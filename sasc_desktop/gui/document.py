@@ -1,5 +1,6 @@
 """The document view: headers, the body with query terms highlighted, attachments with their
-extracted text, and the thread. Mail is shown as text; nothing remote is ever loaded."""
+extracted text, and the thread. Mail is shown as text; nothing remote is ever loaded. A long text
+is shown in parts of bounded size, the first part's HTML made on the worker thread."""
 from __future__ import annotations
 
 import html
@@ -11,7 +12,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
-from .evidence import QUERY, TRAIN_MENU, Mark, field_marks, merged_html, sensitivity_html
+from .evidence import PAGE_CHARS, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
 from .models import short_date
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -46,9 +47,93 @@ def highlighted_html(text: str, spans: Sequence[tuple[int, int]], marks: Sequenc
     return merged_html(text, query_marks(spans) + list(marks))
 
 
-def text_page(text: str, spans: Sequence[tuple[int, int]] = (), marks: Sequence[Mark] = ()) -> str:
+def page_document(inner_html: str) -> str:
+    """A shown text's HTML (already escaped and highlighted) as the browser's page."""
     return ('<pre style="white-space:pre-wrap;font-family:sans-serif;font-size:10.5pt;margin:6px">'
-            + highlighted_html(text, spans, marks) + "</pre>")
+            + inner_html + "</pre>")
+
+
+def text_page(text: str, spans: Sequence[tuple[int, int]] = (), marks: Sequence[Mark] = ()) -> str:
+    return page_document(highlighted_html(text, spans, marks))
+
+
+def paged_text(text: str, spans: Sequence[tuple[int, int]] = (), marks: Sequence[Mark] = ()) -> PagedText:
+    """The text in parts with its query-term spans and evidence marks; the first part's HTML is
+    made here (call it on the worker thread), the others when they are shown."""
+    pages = PagedText(text, query_marks(spans) + list(marks))
+    pages.page_html(0)
+    return pages
+
+
+def _part_list(parts: Sequence[int], most: int = 8) -> str:
+    shown = ", ".join(f"{p + 1:,}" for p in parts[:most])
+    return shown + (f" and {len(parts) - most:,} more" if len(parts) > most else "")
+
+
+class PagedBrowser(QWidget):
+    """A :class:`SafeBrowser` showing a :class:`PagedText` one part at a time, with a bar above
+    it (only for a text of several parts) saying which part this is and turning the parts."""
+
+    def __init__(self, what: str, parent=None):
+        super().__init__(parent)
+        self.what = what  # "message", "attachment": for the notice
+        self.pages: Optional[PagedText] = None
+        self.page = 0
+        self.browser = SafeBrowser()
+        self.notice = QLabel()
+        self.notice.setObjectName("partNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.RichText)
+        self.notice.setToolTip(f"A long text is shown in parts of up to {PAGE_CHARS:,} characters, "
+                               "so that the window stays responsive")
+        self.prev_button = QPushButton("◀ Previous part")
+        self.next_button = QPushButton("Next part ▶")
+        self.prev_button.clicked.connect(lambda: self.show_page(self.page - 1))
+        self.next_button.clicked.connect(lambda: self.show_page(self.page + 1))
+        self.bar = QWidget()
+        self.bar.setObjectName("partBar")
+        self.bar.setStyleSheet("QWidget#partBar { background:#fff6d6; border:1px solid #e6d38a; border-radius:3px; }")
+        bar = QHBoxLayout(self.bar)
+        bar.setContentsMargins(6, 3, 6, 3)
+        bar.addWidget(self.notice, 1)
+        bar.addWidget(self.prev_button)
+        bar.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.browser, 1)
+        self.bar.hide()
+
+    def set_pages(self, pages: Optional[PagedText], html_page: str = "") -> None:
+        """Show ``pages`` from its first part, or (``pages`` None) the ready-made ``html_page``."""
+        self.pages, self.page = pages, 0
+        if pages is None:
+            self.bar.hide()
+            self.browser.setHtml(html_page)
+            return
+        self.show_page(0)
+
+    def show_page(self, page: int) -> None:
+        pages = self.pages
+        if pages is None or not 0 <= page < len(pages):
+            return
+        self.page = page
+        self.browser.setHtml(page_document(pages.page_html(page)))
+        many = len(pages) > 1
+        self.bar.setVisible(many)
+        if many:
+            a, b = pages.span(page)
+            text = (f"<b>Long {self.what}:</b> part {page + 1:,} of {len(pages):,} "
+                    f"(characters {a + 1:,}–{b:,} of {len(pages.text):,}).")
+            hits = pages.pages_with(QUERY)
+            if len(hits) == len(pages):
+                text += " Search terms in every part."
+            elif hits:
+                text += f" Search terms in part{'s' if len(hits) > 1 else ''} {_part_list(hits)}."
+            self.notice.setText(text)
+            self.prev_button.setEnabled(page > 0)
+            self.next_button.setEnabled(page < len(pages) - 1)
 
 
 def _size(n: Optional[int]) -> str:
@@ -84,15 +169,17 @@ class DocumentView(QWidget):
         self.sensitivity.setToolTip("The active persona's sensitivity classifier: its probability for this "
                                     "message and the features pushing it towards sensitive. Personal "
                                     "information and cue words are highlighted in the text (hover for the kind).")
-        self.body = SafeBrowser()
+        self.body_pager = PagedBrowser("message")
+        self.body = self.body_pager.browser
         self.body.setObjectName("docBody")
 
         self.attachments = QListWidget()
         self.attachments.setObjectName("attachmentList")
-        self.attachment_text = SafeBrowser()
+        self.attachment_pager = PagedBrowser("attachment text")
+        self.attachment_text = self.attachment_pager.browser
         att_split = QSplitter(Qt.Orientation.Vertical)
         att_split.addWidget(self.attachments)
-        att_split.addWidget(self.attachment_text)
+        att_split.addWidget(self.attachment_pager)
         att_split.setSizes([120, 300])
         self.attachments.currentRowChanged.connect(self._show_attachment)
 
@@ -115,7 +202,7 @@ class DocumentView(QWidget):
         tl.addWidget(self.thread_list)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.body, "Message")
+        self.tabs.addTab(self.body_pager, "Message")
         self.tabs.addTab(att_split, "Attachments")
         self.tabs.addTab(thread_box, "Thread")
 
@@ -132,9 +219,9 @@ class DocumentView(QWidget):
         self.header.setText(f'<span style="color:#666">{html.escape(message)}</span>')
         self.sensitivity.setText("")
         self.sensitivity.hide()
-        self.body.setHtml("")
+        self.body_pager.set_pages(None)
         self.attachments.clear()
-        self.attachment_text.setHtml("")
+        self.attachment_pager.set_pages(None)
         self.thread_list.clear()
         self.tabs.setTabText(1, "Attachments")
         self.tabs.setTabText(2, "Thread")
@@ -175,9 +262,9 @@ class DocumentView(QWidget):
         panel = sensitivity_html(sens)
         self.sensitivity.setText(panel)
         self.sensitivity.setVisible(bool(panel))
-        body = doc.get("body") or ""
-        self.body.setHtml(text_page(body or "(empty message)", payload.get("body_spans", ()),
-                                    field_marks(explanation, "body", body)))
+        if "body_pages" not in payload:  # a payload not made by load_document: its parts are made here
+            add_pages(payload)
+        self.body_pager.set_pages(payload["body_pages"])
 
         self.attachments.clear()
         for i, a in enumerate(doc.get("attachments", [])):
@@ -186,7 +273,7 @@ class DocumentView(QWidget):
             self.attachments.addItem(item)
         n_att = len(doc.get("attachments", []))
         self.tabs.setTabText(1, f"Attachments ({n_att})")
-        self.attachment_text.setHtml("")
+        self.attachment_pager.set_pages(None)
         if n_att:
             self.attachments.setCurrentRow(0)
 
@@ -211,20 +298,18 @@ class DocumentView(QWidget):
     # ------------------------------------------------------------------------------------
     def _show_attachment(self, row: int) -> None:
         if self.doc is None or row < 0:
-            self.attachment_text.setHtml("")
+            self.attachment_pager.set_pages(None)
             return
         atts = self.doc["doc"].get("attachments", [])
         if row >= len(atts):
             return
         a = atts[row]
-        text = a.get("text")
-        spans = self.doc.get("attachment_spans", {}).get(row, ())
-        if text:
-            explanation = (self.doc.get("sensitivity") or {}).get("explanation")
-            marks = field_marks(explanation, f"attachment:{a.get('name')}", text)
-            self.attachment_text.setHtml(text_page(text, spans, marks))
+        pages = self.doc.get("attachment_pages", {}).get(row)
+        if pages is not None:
+            self.attachment_pager.set_pages(pages)
         else:
-            self.attachment_text.setHtml(text_page(f"No text was extracted from {a.get('name')} ({a.get('mime_type')})."))
+            self.attachment_pager.set_pages(None, text_page(
+                f"No text was extracted from {a.get('name')} ({a.get('mime_type')})."))
 
     def _thread_activated(self, item: QListWidgetItem) -> None:
         doc_id = item.data(Qt.ItemDataRole.UserRole)
@@ -287,4 +372,19 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
         log.exception("the sensitivity explanation failed for %s", doc_id)
         sens = dict(sens or {"persona": "?"}, error=f"the explanation failed ({type(exc).__name__}); see the log")
     payload["sensitivity"] = sens
+    add_pages(payload)
     return payload
+
+
+def add_pages(payload: dict[str, Any]) -> None:
+    """The body's and each attachment's text in parts, with their highlights, first parts made
+    (on the worker thread: merging the marks of a long message is work the UI must not wait on)."""
+    doc = payload["doc"]
+    explanation = (payload.get("sensitivity") or {}).get("explanation")
+    body = doc.get("body") or ""
+    payload["body_pages"] = (paged_text(body, payload.get("body_spans", ()), field_marks(explanation, "body", body))
+                             if body else paged_text("(empty message)"))
+    spans = payload.get("attachment_spans", {})
+    payload["attachment_pages"] = {
+        i: paged_text(a["text"], spans.get(i, ()), field_marks(explanation, f"attachment:{a.get('name')}", a["text"]))
+        for i, a in enumerate(doc.get("attachments", [])) if a.get("text")}

@@ -4,10 +4,14 @@ the classifier's explanation turned into the short text the "Sensitivity" line s
 
 The merge cuts the text at every span boundary, so each piece of text is written exactly once
 with the set of marks that cover it; neighbouring pieces with the same look are joined. Nothing
-is ever nested, so overlapping spans cannot produce broken HTML."""
+is ever nested, so overlapping spans cannot produce broken HTML.
+
+A long text is shown in parts (:class:`PagedText`, at most :data:`PAGE_CHARS` characters each),
+so the work of showing one part is bounded however long the message is."""
 from __future__ import annotations
 
 import html
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
@@ -37,10 +41,11 @@ def _style(layers: frozenset[str]) -> str:
     return style
 
 
-def _title(marks: Iterable[Mark]) -> str:
+def _title(keys: Iterable[tuple[str, str]]) -> str:
+    """The tooltip of a piece covered by marks with these ``(layer, label)`` keys."""
     labels: list[str] = []
-    for m in sorted(marks, key=lambda m: (PRIORITY.index(m.layer), m.label)):
-        label = m.label or LAYER_NAMES.get(m.layer, m.layer)
+    for layer, label in sorted(keys, key=lambda k: (PRIORITY.index(k[0]), k[1])):
+        label = label or LAYER_NAMES.get(layer, layer)
         if label not in labels:
             labels.append(label)
     return "; ".join(labels)
@@ -49,30 +54,125 @@ def _title(marks: Iterable[Mark]) -> str:
 def merged_html(text: str, marks: Sequence[Mark]) -> str:
     """``text`` HTML-escaped, with every mark's characters in a ``<span>`` coloured by the kind of
     mark (PII over cue over query term) and titled with the marks' labels (a tooltip). Marks are
-    clipped to the text; empty ones are ignored; overlaps are fine. Whitespace is kept as is."""
+    clipped to the text; empty ones are ignored; overlaps are fine. Whitespace is kept as is.
+
+    One sorted sweep: O(m log m) for m marks, plus O(n) for the text. The marks covering the
+    piece between two neighbouring cut points are kept as a count per (layer, label); a piece's
+    look is worked out again only when that set of kinds changes (and then looked up in a
+    cache), so many marks of few kinds cost no more than their sorting."""
     n = len(text)
-    usable = [Mark(max(0, m.start), min(n, m.end), m.layer, m.label) for m in marks
-              if m.layer in COLOURS and min(n, m.end) > max(0, m.start)]
-    if not usable:
+    starts: list[tuple[int, tuple[str, str]]] = []
+    ends: list[tuple[int, tuple[str, str]]] = []
+    for m in marks:
+        a, b = max(0, m.start), min(n, m.end)
+        if m.layer in COLOURS and b > a:
+            key = (m.layer, m.label)
+            starts.append((a, key))
+            ends.append((b, key))
+    if not starts:
         return html.escape(text)
-    cuts = sorted({0, n, *(m.start for m in usable), *(m.end for m in usable)})
-    pieces: list[tuple[int, int, Optional[tuple[str, str]]]] = []  # start, end, (style, title)
+    starts.sort(key=lambda e: e[0])
+    ends.sort(key=lambda e: e[0])
+    cuts = sorted({0, n, *(a for a, _ in starts), *(b for b, _ in ends)})
+    active: dict[tuple[str, str], int] = {}   # (layer, label) -> how many marks of it cover the piece
+    looks: dict[frozenset, tuple[str, str]] = {}
+    look: Optional[tuple[str, str]] = None
+    si = ei = 0
+    pieces: list[list] = []  # [start, end, (style, title) or None]
     for a, b in zip(cuts, cuts[1:]):
-        covering = [m for m in usable if m.start <= a and b <= m.end]
-        look = (_style(frozenset(m.layer for m in covering)), _title(covering)) if covering else None
+        changed = False
+        while ei < len(ends) and ends[ei][0] <= a:   # marks ending here first, then those starting
+            key = ends[ei][1]
+            active[key] -= 1
+            if not active[key]:
+                del active[key]
+                changed = True
+            ei += 1
+        while si < len(starts) and starts[si][0] <= a:
+            key = starts[si][1]
+            if key not in active:
+                active[key] = 0
+                changed = True
+            active[key] += 1
+            si += 1
+        if changed:
+            kinds = frozenset(active)
+            look = looks.get(kinds)
+            if look is None and kinds:
+                look = looks[kinds] = (_style(frozenset(layer for layer, _ in kinds)), _title(kinds))
         if pieces and pieces[-1][2] == look:
-            pieces[-1] = (pieces[-1][0], b, look)
+            pieces[-1][1] = b
         else:
-            pieces.append((a, b, look))
+            pieces.append([a, b, look])
     out = []
-    for a, b, look in pieces:
+    for a, b, piece_look in pieces:
         chunk = html.escape(text[a:b])
-        if look is None:
+        if piece_look is None:
             out.append(chunk)
         else:
-            style, title = look
+            style, title = piece_look
             out.append(f'<span style="{style}" title="{html.escape(title, quote=True)}">{chunk}</span>')
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------- long texts in parts
+PAGE_CHARS = 100_000  # characters per part: about 0.1 s for Qt to lay out, and a merge of a few ms
+
+
+def page_bounds(text: str, size: int = PAGE_CHARS) -> list[int]:
+    """Where the parts of ``text`` start, then ``len(text)``: each part at most ``size``
+    characters, cut after a line break in its last tenth when there is one, else after a space,
+    else at ``size`` characters. An empty text is one empty part."""
+    if size < 1:
+        raise ValueError("a part must hold at least one character")
+    n, bounds = len(text), [0]
+    while n - bounds[-1] > size:
+        hard = bounds[-1] + size
+        low = hard - size // 10
+        cut = text.rfind("\n", low, hard)
+        if cut < 0:
+            cut = text.rfind(" ", low, hard)
+        bounds.append(hard if cut < 0 else cut + 1)
+    bounds.append(n)
+    return bounds
+
+
+class PagedText:
+    """A text and its marks, shown one part at a time: :meth:`page_html` merges only the marks
+    that reach into that part (clipped to it), found by bisection, and keeps the result."""
+
+    def __init__(self, text: str, marks: Sequence[Mark] = (), size: int = PAGE_CHARS):
+        self.text = text
+        self.bounds = page_bounds(text, size)
+        self.marks = sorted((m for m in marks if m.end > m.start and m.layer in COLOURS), key=lambda m: m.start)
+        self._starts = [m.start for m in self.marks]
+        self._longest = max((m.end - m.start for m in self.marks), default=0)
+        self._html: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def span(self, page: int) -> tuple[int, int]:
+        return self.bounds[page], self.bounds[page + 1]
+
+    def page_marks(self, page: int) -> list[Mark]:
+        """The marks reaching into ``page``, with offsets into the page's text."""
+        a, b = self.span(page)
+        lo = bisect_left(self._starts, a - self._longest)
+        hi = bisect_left(self._starts, b)
+        return [Mark(m.start - a, m.end - a, m.layer, m.label) for m in self.marks[lo:hi] if m.end > a]
+
+    def page_html(self, page: int) -> str:
+        got = self._html.get(page)
+        if got is None:
+            a, b = self.span(page)
+            got = self._html[page] = merged_html(self.text[a:b], self.page_marks(page))
+        return got
+
+    def pages_with(self, layer: str) -> list[int]:
+        """The parts (0-based) where a mark of this kind starts, in order."""
+        last = len(self) - 1
+        return sorted({min(last, bisect_right(self.bounds, m.start) - 1) for m in self.marks if m.layer == layer})
 
 
 # ---------------------------------------------------------------------------- explanation text
@@ -111,11 +211,18 @@ def field_marks(explanation: Optional[dict[str, Any]], field: str, text: str) ->
     if not explanation:
         return []
     out = []
+    n = len(text)
     for layer, key, prefix in ((PII, "pii", "PII"), (CUE, "cues", "cue")):
+        labels: dict[str, str] = {}  # a long message has many hits of few kinds
         for h in explanation.get(key, ()):
+            if h.get("field") != field:
+                continue
             s, e = int(h["start"]), int(h["end"])
-            if h.get("field") == field and 0 <= s < e <= len(text) and text[s:e] == h.get("text", text[s:e]):
-                out.append(Mark(s, e, layer, f"{prefix}: {kind_name(h['kind'])}"))
+            if 0 <= s < e <= n and ("text" not in h or text[s:e] == h["text"]):
+                label = labels.get(h["kind"])
+                if label is None:
+                    label = labels[h["kind"]] = f"{prefix}: {kind_name(h['kind'])}"
+                out.append(Mark(s, e, layer, label))
     return out
 
 

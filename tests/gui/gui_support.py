@@ -1,9 +1,12 @@
 """Helpers for the GUI tests: small real mailboxes (no mocks)."""
 from __future__ import annotations
 
+import time
 from email.utils import format_datetime
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QTimer
 
 
 WORDS = ("budget forecast pipeline contract gas power meeting schedule report audit trading desk "
@@ -41,8 +44,24 @@ def make_mbox(path: Path, n: int, malformed: bool = False, start: int = 0, html_
 
 
 
+def pump(msecs: int) -> None:
+    """Run the event loop for ``msecs``. Unlike QTest.qWait (qtbot.waitUntil), a QEventLoop
+    releases the GIL while it waits, so background threads (the workers) get on meanwhile."""
+    loop = QEventLoop()
+    QTimer.singleShot(msecs, loop.quit)
+    loop.exec()
+
+
+def wait_until(predicate, timeout: float = 60.0, what: str = "the condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        pump(20)
+
+
 def wait_idle(qtbot, win, timeout=60_000):
-    qtbot.waitUntil(lambda: not win.worker.busy and not win.background.busy, timeout=timeout)
+    wait_until(lambda: not win.worker.busy and not win.background.busy, timeout / 1000, "the workers to be idle")
 
 
 def open_project(qtbot, win, root):
