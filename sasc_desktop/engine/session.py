@@ -43,16 +43,29 @@ class Session:
     @classmethod
     def open(cls, root: Path | str, progress: Optional[Progress] = None) -> "Session":
         paths = open_project_paths(Path(root))
+        # The store refuses an empty or damaged database before anything is written (a
+        # ProjectDamagedError): only then may the index, derived from it, be rebuilt.
         store = Store(paths.db)
-        if store.get_meta("index_version") != str(INDEX_VERSION):
-            # The index is derived data: rebuild it from the store.
-            index = SearchIndex.recreate(paths.index)
-            store.con.execute("UPDATE messages SET indexed = 0")
-            store.set_meta("index_version", str(INDEX_VERSION))
-        else:
-            index = SearchIndex(paths.index)
-        session = cls(paths, store, index)
-        repair_index(store, index, progress)
+        index = None
+        try:
+            if store.get_meta("index_version") != str(INDEX_VERSION):
+                # The index is derived data: rebuild it from the store. Every message is marked
+                # for indexing first (one transaction: nothing is lost when the project is busy),
+                # the version is recorded last (an interrupted rebuild is done again).
+                with store.transaction() as con:
+                    con.execute("UPDATE messages SET indexed = 0")
+                index = SearchIndex.recreate(paths.index)
+                with store.transaction():
+                    store.set_meta("index_version", str(INDEX_VERSION))
+            else:
+                index = SearchIndex(paths.index)
+            session = cls(paths, store, index)
+            repair_index(store, index, progress)
+        except BaseException:
+            if index is not None:
+                index.close()
+            store.close()
+            raise
         return session
 
     @property
@@ -119,9 +132,13 @@ class Session:
         # Before the index is emptied: a read-only store could not record the rebuild, and an
         # index folder that happens to be writable would be left empty.
         self.store.require_writable("the rebuilt search index")
+        # Every message is marked for indexing before the index is emptied (a busy or damaged
+        # project fails here, the index untouched); an interrupted rebuild is completed on the
+        # next open, as after an interrupted import.
+        with self.store.transaction() as con:
+            con.execute("UPDATE messages SET indexed = 0")
         self.index.close()
         self.index = SearchIndex.recreate(self.paths.index)
-        self.store.con.execute("UPDATE messages SET indexed = 0")
         return repair_index(self.store, self.index, progress)
 
     # search -------------------------------------------------------------------------

@@ -174,3 +174,157 @@ def test_missing_folders_are_made_again_on_open(tmp_path):
     with Session.open(root) as s:
         assert s.search("confidential").total == 4
     assert (root / "models").is_dir() and (root / "exports").is_dir()
+
+
+# ------------------------------------------------------------------------------ a damaged project.sqlite
+def _snapshot(root):
+    """Every file under ``root`` (SQLite's -wal/-shm aside) with its bytes' digest, and its mtime."""
+    import hashlib
+    return {str(p.relative_to(root)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.endswith(("-wal", "-shm"))}
+
+
+def _damage(db, how):
+    """Damage a closed project's database the way ``how`` says (the project is checkpointed)."""
+    for ext in ("-wal", "-shm"):
+        db.with_name(db.name + ext).unlink(missing_ok=True)
+    if how == "empty":                   # truncated to 0 bytes
+        db.write_bytes(b"")
+    elif how == "garbage header":        # the reviewer's: the first bytes overwritten
+        with open(db, "r+b") as f:
+            f.write(b"garbage" * 20)
+    elif how == "no tables":             # a valid SQLite file without anything in it
+        db.unlink()
+        con = sqlite3.connect(db)
+        con.execute("CREATE TABLE x (y)")
+        con.execute("DROP TABLE x")
+        con.commit()
+        con.close()
+    elif how == "another program's":     # an SQLite file of another program (no schema version)
+        db.unlink()
+        con = sqlite3.connect(db)
+        con.execute("CREATE TABLE notes (text TEXT)")
+        con.commit()
+        con.close()
+    elif how == "table lost":            # the schema says version N but a table is gone
+        con = sqlite3.connect(db)
+        con.execute("DROP TABLE raw")
+        con.commit()
+        con.close()
+        for ext in ("-wal", "-shm"):
+            db.with_name(db.name + ext).unlink(missing_ok=True)
+    else:
+        raise AssertionError(how)
+
+
+DAMAGED = r"^project\.sqlite in {root} is empty or damaged \({why}\); the project was not opened and nothing in " \
+          r"it was changed: restore project\.sqlite from a backup of the project folder \(if there is none, make " \
+          r"a new project and import the mail again\)$"
+
+
+@pytest.mark.parametrize("how, why", [
+    ("empty", "it is empty: 0 bytes"),
+    ("garbage header", "it is not an SQLite database"),
+    ("no tables", "it holds no project data"),
+    ("another program's", "it holds no SASC project data"),
+    ("table lost", "table raw missing"),
+])
+def test_a_damaged_database_is_refused_and_nothing_is_written(tmp_path, capsys, how, why):
+    """The reviewer's case: project.sqlite truncated to 0 bytes opened as a healthy EMPTY project
+    (the schema made afresh in it) and its search index was deleted (index_version missing).
+    Opening is refused with a ProjectError saying what to do; not a byte of the project changes
+    (database, index, marker), also through the CLI; a repaired file opens as before."""
+    import re
+
+    from sasc_desktop.cli import main as sasc
+    root = _judged_project(tmp_path)
+    db = root / "project.sqlite"
+    good = db.read_bytes()
+    _damage(db, how)
+    before = _snapshot(root)
+    assert any(p.suffix == ".toc" for p in (root / "index").iterdir())  # (a search index to lose)
+    message = DAMAGED.format(root=re.escape(str(root)), why=re.escape(why))
+    for _ in range(2):  # (a second try sees the same: nothing was "repaired" by the first)
+        with pytest.raises(ProjectError, match=message) as err:
+            Session.open(root)
+        assert isinstance(err.value, sqlite3.DatabaseError)  # (ProjectDamagedError: as SQLite's error was)
+        assert _snapshot(root) == before
+    capsys.readouterr()
+    assert sasc(["search", str(root), "confidential"]) == 2
+    out = capsys.readouterr()
+    assert re.fullmatch(r"sasc: error: " + message[1:-1] + r"\n", out.err) and "Traceback" not in out.err + out.out
+    assert _snapshot(root) == before
+    # restored from a backup: everything is there
+    db.write_bytes(good)
+    with Session.open(root) as s:
+        assert s.store.count_messages() == 12 and s.search("confidential").total == 4
+
+
+def test_a_damaged_database_in_a_read_only_project_is_called_damaged(tmp_path):
+    """Opened for reading (the project folder read-only: chattr +i), an empty project.sqlite is
+    called damaged too, not 'made by an older version ... must be upgraded'."""
+    import re
+    import shutil
+    import subprocess
+    root = _judged_project(tmp_path)
+    _damage(root / "project.sqlite", "no tables")
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(root)], capture_output=True).returncode:
+        pytest.skip("chattr +i is not possible here: cannot make a folder read-only for root")
+    try:
+        before = _snapshot(root)
+        with pytest.raises(ProjectError, match=DAMAGED.format(root=re.escape(str(root)),
+                                                               why="it holds no project data")):
+            Session.open(root)
+        assert _snapshot(root) == before
+    finally:
+        subprocess.run(["chattr", "-i", str(root)])
+
+
+def _messages_leaf_pages(db):
+    con = sqlite3.connect(db)
+    try:
+        page_size = con.execute("PRAGMA page_size").fetchone()[0]
+        pages = [r[0] for r in con.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'messages' AND pagetype = 'leaf' ORDER BY pageno")]
+    finally:
+        con.close()
+    return page_size, pages
+
+
+def test_a_database_damaged_in_the_middle_is_a_clear_project_error(tmp_path):
+    """SQLite's "database disk image is malformed" (a page in the middle of the file overwritten),
+    found on opening or on a later query (also while reading rows), is a ProjectError saying
+    project.sqlite is damaged and what to do, not a raw sqlite3.DatabaseError."""
+    import random
+    import re
+    mail = tmp_path / "mail"
+    mail.mkdir()
+    rng = random.Random(5)
+    words = ["budget", "pipeline", "contract", "lunch", "meeting", "salary", "lawyer", "weather"]
+    for i in range(120):
+        body = " ".join(rng.choice(words) for _ in range(300))
+        (mail / f"{i:03d}.eml").write_text(f"Message-ID: <d{i}@corp.com>\nFrom: ann@corp.com\nTo: bob@corp.com\n"
+                                           f"Subject: note {i}\n\n{body}\n")
+    root = tmp_path / "p"
+    with Session.create(root) as s:
+        s.ingest([mail], workers=0)
+    db = root / "project.sqlite"
+    page_size, leaves = _messages_leaf_pages(db)
+    assert len(leaves) >= 10
+    with open(db, "r+b") as f:  # the last leaf of the messages table: a full scan reaches it last
+        f.seek((leaves[-1] - 1) * page_size)
+        f.write(bytes(rng.getrandbits(8) for _ in range(page_size)))
+    message = (rf"^project\.sqlite in {re.escape(str(root))} is empty or damaged \(database disk image is malformed\); "
+               r"restore project\.sqlite from a backup of the project folder \(if there is none, make a new project "
+               r"and import the mail again\)$")
+    with Session.open(root) as s:   # the damaged page is not read on opening
+        assert s.search("budget").total == 120  # the index is fine, ...
+        with pytest.raises(ProjectError, match=message):
+            s.search("budget", limit=200)      # ... the store's rows are not
+        rows = s.store.con.execute("SELECT id, body FROM messages ORDER BY id")
+        assert rows.fetchone()["id"] == 1      # the first pages are read
+        with pytest.raises(ProjectError, match=message):
+            for _ in rows:                     # the damage is found while reading rows
+                pass
+        with pytest.raises(ProjectError, match=message):
+            s.store.con.execute("SELECT COUNT(*), SUM(LENGTH(body)) FROM messages").fetchall()

@@ -32,16 +32,28 @@ _SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14  # primary result codes (the low byte
 READ_ONLY_FIX = "copy the project folder to a place you can write to and open the copy"
 
 
-def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+def _connect(path: Path, read_only: bool = False, check: bool = False) -> sqlite3.Connection:
+    """A connection to the project database. ``check``: refuse (ProjectDamagedError) a database
+    that is empty, not a database or without the project's tables before anything is written
+    to it (call :func:`_check_file` first)."""
     if read_only:
         con = sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None, timeout=30.0,
                               check_same_thread=True, factory=_ReadOnlyConnection)
+        con.db_path = Path(path)
         con.row_factory = sqlite3.Row
         con.execute("PRAGMA query_only=ON")
         return con
-    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=True)
+    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=True,
+                          factory=_Connection)
+    con.db_path = Path(path)
     con.row_factory = sqlite3.Row
-    con.execute("PRAGMA journal_mode=WAL")
+    if check:
+        try:
+            _check_schema(con, Path(path))
+        except BaseException:
+            con.close()
+            raise
+    con.execute("PRAGMA journal_mode=WAL")  # (writes to the file when it was not in WAL mode)
     con.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoint; WAL keeps it consistent
     con.execute("PRAGMA foreign_keys=ON")
     return con
@@ -130,6 +142,165 @@ def _statements(script: str) -> list[str]:
     return parts
 
 
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
+_SQLITE_HEADER = b"SQLite format 3\x00"
+DAMAGED_FIX = ("restore project.sqlite from a backup of the project folder (if there is none, make a new "
+               "project and import the mail again)")
+
+
+class ProjectDamagedError(ProjectError, sqlite3.DatabaseError):
+    """The project's database is empty, not a database, or damaged ("database disk image is
+    malformed"). A ProjectError saying so and what to do, still an sqlite3.DatabaseError as
+    SQLite's own error was."""
+
+
+def damaged_message(db: Path, why: str, opening: bool = False) -> str:
+    """What to say about a damaged project database: ``why`` in brackets; ``opening``: the
+    project was refused before anything was written."""
+    done = "; the project was not opened and nothing in it was changed: " if opening else "; "
+    return f"{db.name} in {db.parent} is empty or damaged ({why}){done}{DAMAGED_FIX}"
+
+
+def _is_damage(exc: BaseException) -> bool:
+    """SQLite's "database disk image is malformed" (SQLITE_CORRUPT) or "file is not a database"
+    (SQLITE_NOTADB), also as "malformed database schema"."""
+    if not isinstance(exc, sqlite3.DatabaseError) or isinstance(exc, ProjectError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _tables_made_by(version: int) -> set[str]:
+    """The tables a project database of schema ``version`` has (migrations 1..version)."""
+    import re
+    made: set[str] = set()
+    for script in MIGRATIONS[:version]:
+        for statement in _statements(script):
+            m = re.match(r"\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", statement, re.I)
+            if m:
+                made.add(m.group(1))
+            m = re.match(r"\s*DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(\w+)", statement, re.I)
+            if m:
+                made.discard(m.group(1))
+    return made
+
+
+def _check_file(db: Path) -> None:
+    """Refuse (ProjectDamagedError) a project database file that is empty or does not start as an
+    SQLite database, before SQLite opens it: SQLite would take an empty file for a new database
+    (and drop a -wal beside it), and setting WAL mode writes to it. Read by hand, not by SQLite."""
+    try:
+        with open(db, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError:
+        return  # (unreadable: SQLite says why)
+    if not head:
+        raise ProjectDamagedError(damaged_message(db, "it is empty: 0 bytes", opening=True))
+    if head != _SQLITE_HEADER:
+        raise ProjectDamagedError(damaged_message(db, "it is not an SQLite database", opening=True))
+
+
+def _check_schema(con: sqlite3.Connection, db: Path) -> None:
+    """Refuse (ProjectDamagedError) a database without the project's schema: no schema version
+    (a project is made with its schema, in one transaction, so version 0 is never a project),
+    or tables missing for its version; or one SQLite finds damaged. Reads only."""
+    try:
+        found = con.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            return  # (migrate() says a newer version wrote it)
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        if _is_damage(exc):
+            raise ProjectDamagedError(damaged_message(db, str(exc), opening=True)) from exc
+        raise
+    if found == 0:
+        why = "it holds no project data" if not tables else "it holds no SASC project data"
+        raise ProjectDamagedError(damaged_message(db, why, opening=True))
+    missing = sorted(_tables_made_by(found) - tables)
+    if missing:
+        raise ProjectDamagedError(damaged_message(
+            db, f"table{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing", opening=True))
+
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor whose errors are the project's: a damaged database is a ProjectDamagedError
+    (also when found while reading rows), a write to a read-only one a ProjectReadOnlyError."""
+
+    def _fail(self, exc: sqlite3.Error):
+        # (called in the except block: a bare raise re-raises exc as it was)
+        new = self.connection._translate(exc)
+        if new is exc:
+            raise
+        raise new from exc
+
+    def execute(self, *args, **kwargs):
+        try:
+            return super().execute(*args, **kwargs)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def executemany(self, *args, **kwargs):
+        try:
+            return super().executemany(*args, **kwargs)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def executescript(self, *args, **kwargs):
+        try:
+            return super().executescript(*args, **kwargs)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def fetchone(self):
+        try:
+            return super().fetchone()
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def fetchmany(self, *args, **kwargs):
+        try:
+            return super().fetchmany(*args, **kwargs)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def fetchall(self):
+        try:
+            return super().fetchall()
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def __next__(self):
+        try:
+            return super().__next__()
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+
+class _Connection(sqlite3.Connection):
+    """The project's connection: its cursors (also those of ``execute``) are :class:`_Cursor`s."""
+    db_path: Path
+
+    def _translate(self, exc: sqlite3.Error) -> BaseException:
+        if _is_damage(exc):
+            return ProjectDamagedError(damaged_message(self.db_path, str(exc)))
+        return exc
+
+    def cursor(self, factory=_Cursor):
+        return super().cursor(factory)
+
+    def execute(self, *args, **kwargs):
+        return self.cursor().execute(*args, **kwargs)
+
+    def executemany(self, *args, **kwargs):
+        return self.cursor().executemany(*args, **kwargs)
+
+    def executescript(self, *args, **kwargs):
+        return self.cursor().executescript(*args, **kwargs)
+
+
 class ProjectReadOnlyError(ProjectError, sqlite3.OperationalError):
     """A write to a project opened for reading only (its folder or database is read-only).
 
@@ -137,33 +308,15 @@ class ProjectReadOnlyError(ProjectError, sqlite3.OperationalError):
     sqlite3.OperationalError, as SQLite's own "attempt to write a readonly database" was."""
 
 
-class _ReadOnlyConnection(sqlite3.Connection):
+class _ReadOnlyConnection(_Connection):
     """A read-only connection on which a write is a ProjectReadOnlyError saying what to do,
     not SQLite's bare "attempt to write a readonly database"."""
     message = "this change cannot be saved"
 
-    def _fail(self, exc: sqlite3.OperationalError):
-        if _cannot_write(exc):
-            raise ProjectReadOnlyError(self.message) from exc
-        raise exc
-
-    def execute(self, *args, **kwargs):
-        try:
-            return super().execute(*args, **kwargs)
-        except sqlite3.OperationalError as exc:
-            self._fail(exc)
-
-    def executemany(self, *args, **kwargs):
-        try:
-            return super().executemany(*args, **kwargs)
-        except sqlite3.OperationalError as exc:
-            self._fail(exc)
-
-    def executescript(self, *args, **kwargs):
-        try:
-            return super().executescript(*args, **kwargs)
-        except sqlite3.OperationalError as exc:
-            self._fail(exc)
+    def _translate(self, exc: sqlite3.Error) -> BaseException:
+        if isinstance(exc, sqlite3.OperationalError) and not isinstance(exc, ProjectError) and _cannot_write(exc):
+            return ProjectReadOnlyError(self.message)
+        return super()._translate(exc)
 
 
 def _check_read_only_open(con: sqlite3.Connection, db: Path, where: str) -> None:
@@ -183,15 +336,17 @@ def _check_read_only_open(con: sqlite3.Connection, db: Path, where: str) -> None
     if pending:
         reason = (f"{wal.name} holds changes not yet written into {db.name} (it was not closed cleanly, or "
                   "another program has it open)")
-    elif found < SCHEMA_VERSION:
-        reason = "it was made by an older version of SASC Desktop and must be upgraded to this version's format"
     else:
-        from ..index.schema import INDEX_VERSION  # (Session.open rebuilds an index of another version)
-        row = con.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
-        if row is None or row[0] != str(INDEX_VERSION):
-            reason = "its search index was made by another version of SASC Desktop and must be rebuilt"
-        elif con.execute("SELECT 1 FROM messages WHERE indexed = 0 LIMIT 1").fetchone():
-            reason = "its search index is incomplete (an import was interrupted) and must be completed"
+        _check_schema(con, db)  # (only now, with no -wal: the immutable file is all there is)
+        if found < SCHEMA_VERSION:
+            reason = "it was made by an older version of SASC Desktop and must be upgraded to this version's format"
+        else:
+            from ..index.schema import INDEX_VERSION  # (Session.open rebuilds an index of another version)
+            row = con.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
+            if row is None or row[0] != str(INDEX_VERSION):
+                reason = "its search index was made by another version of SASC Desktop and must be rebuilt"
+            elif con.execute("SELECT 1 FROM messages WHERE indexed = 0 LIMIT 1").fetchone():
+                reason = "its search index is incomplete (an import was interrupted) and must be completed"
     if reason:
         raise ProjectError(f"the project at {db.parent} cannot be opened: {where}, and opening it needs to "
                            f"write to it: {reason}; {READ_ONLY_FIX}")
@@ -226,6 +381,7 @@ class Store:
         if not create and not self.path.exists():
             raise ProjectError(f"no project database at {self.path}")
         self._local = threading.local()
+        self.create = create
         # Why the project is open for reading only (None: it is not).
         self.read_only_reason = None if create else _unwritable(self.path)
         try:
@@ -245,6 +401,8 @@ class Store:
             self.close()
             if isinstance(exc, ProjectError):
                 raise
+            if _is_damage(exc):
+                raise ProjectDamagedError(damaged_message(self.path, str(exc), opening=True)) from exc
             raise ProjectError(f"cannot open {self.path}: {exc}") from exc
         except BaseException:
             self.close()
@@ -257,7 +415,9 @@ class Store:
     def _start(self) -> None:
         """Connect this thread and check the schema (migrating it, or, read-only, refusing what
         would need a write)."""
-        self._local.con = self._open()
+        if not self.create:
+            _check_file(self.path)
+        self._local.con = self._open(check=not self.create)
         try:
             if self.read_only:
                 _check_read_only_open(self._local.con, self.path, self.read_only_reason)
@@ -270,10 +430,12 @@ class Store:
                 raise
             raise ProjectError(f"{self.path} is not a readable project database: {exc}") from exc
         except sqlite3.DatabaseError as exc:
+            if _is_damage(exc):
+                raise ProjectDamagedError(damaged_message(self.path, str(exc), opening=True)) from exc
             raise ProjectError(f"{self.path} is not a readable project database: {exc}") from exc
 
-    def _open(self) -> sqlite3.Connection:
-        con = _connect(self.path, self.read_only)
+    def _open(self, check: bool = False) -> sqlite3.Connection:
+        con = _connect(self.path, self.read_only, check=check and not self.read_only)
         if self.read_only:
             con.message = self.read_only_message("this change")
         return con
@@ -285,6 +447,10 @@ class Store:
             try:
                 con = self._open()
             except sqlite3.DatabaseError as exc:
+                if isinstance(exc, ProjectError):
+                    raise
+                if _is_damage(exc):
+                    raise ProjectDamagedError(damaged_message(self.path, str(exc))) from exc
                 raise ProjectError(f"cannot open {self.path}: {exc}") from exc
             self._local.con = con
         return con
