@@ -18,14 +18,18 @@ PAGE_SIZE = 100
 
 SYNTAX_HELP = """<h3>Query syntax</h3>
 <table cellspacing="4">
-<tr><td><code>budget meeting</code></td><td>both words (AND is the default)</td></tr>
-<tr><td><code>budget OR forecast</code></td><td>either word</td></tr>
+<tr><td><code>budget meeting</code></td><td>any of the words (OR is the default); messages with more of
+them usually rank first</td></tr>
+<tr><td><code>budget AND meeting</code></td><td>both words</td></tr>
+<tr><td><code>budget OR forecast</code></td><td>either word (the same as a space)</td></tr>
 <tr><td><code>budget NOT draft</code></td><td>leave out messages with <i>draft</i></td></tr>
 <tr><td><code>"board meeting"</code></td><td>the exact phrase</td></tr>
 <tr><td><code>budg*</code></td><td>words starting with <i>budg</i></td></tr>
 <tr><td><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code></td></tr>
 <tr><td><code>from:fossum</code>, <code>to:enron.com</code></td><td>sender / recipients: a name, address or domain</td></tr>
 <tr><td><code>date:2001-05</code>, <code>date:[2001-01 to 2001-03]</code></td><td>a month, or a date range</td></tr>
+<tr><td><code>budget from:fossum date:2001</code></td><td><code>from:</code>, <code>to:</code> and <code>date:</code>
+beside words narrow them: <i>budget</i>, only from fossum, only in 2001</td></tr>
 <tr><td><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
 </table>
 <p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Matching words are highlighted
