@@ -6,8 +6,8 @@ import logging
 from typing import Optional
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
 from .models import COLUMNS, HIT_ROLE, RANK, SENS, SUBJECT, FROM, DATE, SCORE, ResultsModel, ResultsProxy, SensitivityBarDelegate
@@ -65,6 +65,18 @@ def run_search(session, query: str, offset: int, limit: int = PAGE_SIZE):
     return result, probs
 
 
+class QueryLineEdit(QLineEdit):
+    """The query box's line edit. QLineEdit emits returnPressed for Return / Enter and then
+    ignores the key, which an editable QComboBox (its parent) hands back to the line edit: a
+    second returnPressed, a second search, two identical error dialogs for a bad query. Taking
+    the key here makes one Enter one search."""
+
+    def keyPressEvent(self, event):  # noqa: N802 (Qt name)
+        super().keyPressEvent(event)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+
+
 class SearchPanel(QWidget):
     search_requested = Signal(str, int)   # query, offset
     open_requested = Signal(str)          # doc_id
@@ -75,6 +87,7 @@ class SearchPanel(QWidget):
         self.query_box = QComboBox()
         self.query_box.setObjectName("queryBox")
         self.query_box.setEditable(True)
+        self.query_box.setLineEdit(QueryLineEdit())
         self.query_box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.query_box.setMaxVisibleItems(20)
         self.query_box.lineEdit().setPlaceholderText("Search the collection (Ctrl+F)   e.g.  budget from:fossum")

@@ -44,3 +44,36 @@ def test_the_syntax_help_says_what_the_engine_does_with_plain_words(project):
         narrowed = {h.doc_id for h in s.search("budget from:person1", limit=100).hits}
         sender = {h.doc_id for h in s.search("from:person1", limit=100).hits}
     assert narrowed == only["budget"] & sender and narrowed
+
+
+# ------------------------------------------------------------------------ one Enter, one search
+def test_one_enter_in_the_query_box_runs_one_search(qtbot, window, project):
+    open_project(qtbot, window, project)
+    panel = window.search_panel
+    requested, done = [], []
+    panel.search_requested.connect(lambda q, o: requested.append((q, o)))
+    window.search_done.connect(lambda r: done.append(r.query))
+    line = panel.query_box.lineEdit()
+    line.setFocus()
+    qtbot.keyClicks(line, "budget")
+    with qtbot.waitSignal(window.search_done, timeout=30_000):
+        qtbot.keyClick(line, Qt.Key.Key_Return)
+    wait_idle(qtbot, window)
+    pump(50)
+    assert requested == [("budget", 0)] and done == ["budget"]
+    for key, target in ((Qt.Key.Key_Enter, line), (Qt.Key.Key_Return, panel.query_box)):  # keypad Enter; the combo itself
+        requested.clear()
+        qtbot.keyClick(target, key)
+        wait_idle(qtbot, window)
+        pump(50)
+        assert requested == [("budget", 0)], key
+    # a query the engine refuses: one error dialog, not two
+    line.selectAll()
+    qtbot.keyClicks(line, "the")
+    requested.clear()
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    wait_idle(qtbot, window)
+    pump(50)
+    shown = [b for b in window.error_dialogs if b.isVisible()]
+    assert requested == [("the", 0)] and len(shown) == 1
+    assert "no searchable words" in shown[0].text() + shown[0].informativeText()
