@@ -1,6 +1,7 @@
 """Qt models as thin adapters over engine records (SearchResult hits), and the sensitivity bar."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from email.utils import parseaddr
 from typing import Optional, Sequence
 
@@ -18,9 +19,33 @@ RANK, SCORE, SENS, DATE, FROM, SUBJECT = range(len(COLUMNS))
 
 
 def short_date(iso: Optional[str]) -> str:
+    """The date as the message gives it (the sender's clock): '2001-03-01 09:00'."""
     if not iso:
         return ""
     return iso[:16].replace("T", " ")
+
+
+def _parse(iso: Optional[str]) -> Optional[datetime]:
+    if not iso:
+        return None
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)  # no offset given: UTC
+
+
+def utc_timestamp(iso: Optional[str]) -> Optional[float]:
+    """Seconds since the epoch of an ISO date with or without a UTC offset (none: UTC), or None."""
+    when = _parse(iso)
+    return None if when is None else when.timestamp()
+
+
+def local_date(iso: Optional[str]) -> str:
+    """The date on this computer's clock, 'YYYY-MM-DD HH:MM', so that dates sent from different
+    time zones read in the order they sort in; '' when there is none."""
+    when = _parse(iso)
+    return short_date(iso) if when is None else when.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def display_name(sender: str) -> str:
@@ -46,11 +71,14 @@ class ResultsModel(QAbstractTableModel):
         super().__init__(parent)
         self.hits: list[SearchHit] = []
         self.probs: Optional[Sequence[float]] = None
+        self.times: list[Optional[float]] = []
 
     def set_hits(self, hits: Sequence[SearchHit], probs: Optional[Sequence[float]] = None) -> None:
         self.beginResetModel()
         self.hits = list(hits)
         self.probs = list(probs) if probs is not None and len(probs) == len(self.hits) else None
+        # Dates sort by the moment they name (UTC), not as text: '...T09:00+10:00' is before '...T01:00-08:00'
+        self.times = [utc_timestamp(h.date) for h in self.hits]
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()):
@@ -86,7 +114,7 @@ class ResultsModel(QAbstractTableModel):
                 p = self.prob(index.row())
                 return "n/a" if p is None else f"{p:.2f}"
             if col == DATE:
-                return short_date(hit.date)
+                return local_date(hit.date)
             if col == FROM:
                 return display_name(hit.sender)
             if col == SUBJECT:
@@ -100,12 +128,15 @@ class ResultsModel(QAbstractTableModel):
                 p = self.prob(index.row())
                 return -1.0 if p is None else p
             if col == DATE:
-                return hit.date or ""
+                t = self.times[index.row()]
+                return float("-inf") if t is None else t  # undated: before every dated message
             if col == FROM:
                 return (hit.sender or "").lower()
             return (hit.subject or "").lower()
         if role == Qt.ItemDataRole.ToolTipRole and col in (FROM, SUBJECT):
             return hit.sender if col == FROM else hit.subject
+        if role == Qt.ItemDataRole.ToolTipRole and col == DATE and hit.date:
+            return f"Sent {hit.date.replace('T', ' ')} (the sender's clock); shown in this computer's time"
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (RANK, SCORE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

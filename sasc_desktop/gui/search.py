@@ -2,6 +2,7 @@
 with a sensitivity bar when a classifier exists) and paging through large result sets."""
 from __future__ import annotations
 
+import html
 import logging
 from typing import Optional
 
@@ -15,6 +16,15 @@ from .models import COLUMNS, HIT_ROLE, RANK, SENS, SUBJECT, FROM, DATE, SCORE, R
 log = logging.getLogger("sasc_desktop.gui")
 
 PAGE_SIZE = 100
+SEP = "&nbsp;&nbsp; · &nbsp;&nbsp;"  # between the parts of the summary under the table (rich text)
+
+
+def sort_words(column: int, order: Qt.SortOrder) -> str:
+    """'sorted by Date, oldest first', 'sorted by From, A–Z', ... for the summary line."""
+    up = order == Qt.SortOrder.AscendingOrder
+    how = {DATE: ("oldest first", "newest first"), FROM: ("A–Z", "Z–A"), SUBJECT: ("A–Z", "Z–A"),
+           RANK: ("best first", "worst first")}.get(column, ("lowest first", "highest first"))
+    return f"sorted by {COLUMNS[column]}, {how[0] if up else how[1]}"
 
 SYNTAX_HELP = """<h3>Query syntax</h3>
 <table cellspacing="4">
@@ -109,6 +119,10 @@ class SearchPanel(QWidget):
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        # The engine gives results a page at a time in rank order: a click on a header sorts the
+        # page shown (the whole result set when it fits on one page), says so under the table,
+        # and stays chosen while paging through the same query's results.
+        self.sort_column, self.sort_order = RANK, Qt.SortOrder.AscendingOrder
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -122,6 +136,8 @@ class SearchPanel(QWidget):
         for col, width in ((RANK, 48), (SCORE, 56), (SENS, 84), (DATE, 118), (FROM, 150)):
             header.resizeSection(col, width)
         header.setSectionResizeMode(SUBJECT, QHeaderView.ResizeMode.Stretch)
+        header.sortIndicatorChanged.connect(self._sort_changed)
+        header.setToolTip("Click a column to sort the results on this page by it; Rank is the search's own order")
         self.table.activated.connect(self._activated)       # Enter / double-click
         self.table.clicked.connect(self._activated)
 
@@ -133,6 +149,8 @@ class SearchPanel(QWidget):
         self.next_button.clicked.connect(lambda: self.go_page(1))
         self.summary = QLabel("")
         self.summary.setObjectName("resultSummary")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)  # a narrow results pane: the note on sorting goes to a second line
 
         top = QHBoxLayout()
         top.addWidget(self.query_box, 1)
@@ -151,6 +169,7 @@ class SearchPanel(QWidget):
         self.query = ""
         self.offset = 0
         self.total = 0
+        self._summary = self._ms = ""  # the summary line: which results, and how long the search took
         self.terms: tuple[str, ...] = ()
         self.pending_select: Optional[int] = None  # row to open once the next page arrives (J/K)
         self._update_paging()
@@ -182,19 +201,53 @@ class SearchPanel(QWidget):
         self.table.setColumnHidden(SENS, not available)
 
     def show_result(self, result, probs) -> None:
+        same_query = result.query == self.query
         self.query, self.offset, self.total, self.terms = result.query, result.hits[0].rank - 1 if result.hits else 0, result.total, result.terms
         self.model.set_hits(result.hits, probs)
         self.set_sensitivity_available(probs is not None)
-        self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        if not same_query:  # a new search starts in rank order; another page of this one keeps the sort chosen
+            self.sort_column, self.sort_order = RANK, Qt.SortOrder.AscendingOrder
+        if self.sort_column == SENS and probs is None:
+            self.sort_column, self.sort_order = RANK, Qt.SortOrder.AscendingOrder
+        self.table.sortByColumn(self.sort_column, self.sort_order)
         if result.hits:
             first, last = result.hits[0].rank, result.hits[-1].rank
-            self.summary.setText(f"{first:,}–{last:,} of {result.total:,} messages   ·   {result.ms:.0f} ms")
+            self._summary = f"{first:,}–{last:,} of {result.total:,} messages"
+            self._ms = f"{SEP}{result.ms:.0f} ms"
         else:
-            self.summary.setText(f"No messages match “{result.query}”.")
+            self._summary, self._ms = f"No messages match “{html.escape(result.query)}”.", ""
+        self._show_summary()
         self._update_paging()
         if self.pending_select is not None and result.hits:
             row, self.pending_select = min(self.pending_select, len(result.hits) - 1), None
             self.select_row(row)
+
+    def reset(self) -> None:
+        """No results (another project was opened): the next search starts afresh, in rank order."""
+        self.model.set_hits([])
+        self.query, self.offset, self.total, self.terms, self._summary, self._ms = "", 0, 0, (), "", ""
+        self.pending_select = None
+        self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        self._show_summary()
+        self._update_paging()
+
+    def _sort_changed(self, column: int, order: Qt.SortOrder) -> None:
+        self.sort_column, self.sort_order = column, order
+        self._show_summary()
+
+    def sorted_within_page(self) -> bool:
+        """True when the rows are sorted by something other than rank and the results run to
+        more than this page: the sort then covers this page only."""
+        return self.sort_column != RANK and self.total > self.model.rowCount() > 0
+
+    def _show_summary(self) -> None:
+        if self.sorted_within_page():
+            self.summary.setText(f"{self._summary}{SEP}<b>this page {sort_words(self.sort_column, self.sort_order)}</b>")
+            self.summary.setToolTip("Only the results on this page are sorted; the pages themselves follow the "
+                                    "search's rank. Click Rank to return to the search's order.")
+        else:
+            self.summary.setText(self._summary + self._ms)
+            self.summary.setToolTip("")
 
     def _update_paging(self) -> None:
         self.prev_button.setEnabled(self.offset > 0)

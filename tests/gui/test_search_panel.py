@@ -77,3 +77,85 @@ def test_one_enter_in_the_query_box_runs_one_search(qtbot, window, project):
     shown = [b for b in window.error_dialogs if b.isVisible()]
     assert requested == [("the", 0)] and len(shown) == 1
     assert "no searchable words" in shown[0].text() + shown[0].informativeText()
+
+
+# ------------------------------------------------------------------------ sorting, honestly
+def _zones_mbox(path, n=130):
+    """``n`` messages an hour apart (UTC), all with the word 'report', their Date headers written
+    alternately at +10:00 and -08:00: as text their dates are in another order than in time."""
+    base = datetime(2001, 3, 1, 0, 0, tzinfo=timezone.utc)
+    out = []
+    for i in range(n):
+        zone = timezone(timedelta(hours=10 if i % 2 else -8))
+        when = (base + timedelta(hours=i)).astimezone(zone)
+        extra = " lawyer" if i < 40 else ""
+        out.append(f"From p@example.com Thu Mar  1 09:00:00 2001\nFrom: Person {i % 7} <p{i % 7}@example.com>\n"
+                   f"To: Q <q@example.com>\nSubject: Weekly report {i}\nDate: {format_datetime(when)}\n"
+                   f"Message-ID: <z{i}@example.com>\n\nThe report number {i}{extra}.\n\n")
+    path.write_text("".join(out))
+    return path
+
+
+@pytest.fixture
+def zones(tmp_path):
+    root = tmp_path / "zones"
+    with Session.create(root) as s:
+        assert s.ingest([_zones_mbox(tmp_path / "zones.mbox")], workers=0).ingested == 130
+    return root
+
+
+def click_header(panel, column):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+    header = panel.table.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+
+
+def shown_hits(panel):
+    return [panel.hit_at(panel.proxy.index(r, 0)) for r in range(panel.proxy.rowCount())]
+
+
+def utc(hit):
+    return datetime.fromisoformat(hit.date).timestamp()
+
+
+def test_dates_sort_by_time_and_the_sort_stays_across_pages_and_says_it_is_per_page(qtbot, window, zones):
+    from sasc_desktop.gui.models import DATE, RANK
+    open_project(qtbot, window, zones)
+    panel = window.search_panel
+    search(qtbot, window, "report")
+    assert panel.total == 130 and panel.model.rowCount() == 100
+    click_header(panel, DATE)
+    if panel.table.horizontalHeader().sortIndicatorOrder() != Qt.SortOrder.AscendingOrder:
+        click_header(panel, DATE)
+    hits = shown_hits(panel)
+    times = [utc(h) for h in hits]
+    assert times == sorted(times)                                 # in time, across the two zones
+    assert [h.date for h in hits] != sorted(h.date for h in hits)  # (which is not the text's order)
+    shown = [panel.proxy.index(r, DATE).data() for r in range(len(hits))]
+    assert shown == sorted(shown)  # the dates as shown (this computer's clock) read in order too
+    assert "this page sorted by Date, oldest first" in panel.summary.text()
+    window.grab().save(str(zones.parent / "sorted_page1.png"))
+    # the next page keeps the sort chosen, and says it again
+    with qtbot.waitSignal(window.search_done, timeout=30_000):
+        panel.next_button.click()
+    wait_idle(qtbot, window)
+    header = panel.table.horizontalHeader()
+    assert panel.offset == 100 and (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (
+        DATE, Qt.SortOrder.AscendingOrder)
+    page2 = [utc(h) for h in shown_hits(panel)]
+    assert len(page2) == 30 and page2 == sorted(page2)
+    assert "this page sorted by Date, oldest first" in panel.summary.text()
+    window.grab().save(str(zones.parent / "sorted_page2.png"))
+    # back to the search's order: no note
+    click_header(panel, RANK)
+    assert [h.rank for h in shown_hits(panel)] == list(range(101, 131))
+    assert "within this page" not in panel.summary.text()
+    # a sort on a result set that fits on one page sorts all of it: no note
+    search(qtbot, window, "lawyer")
+    assert panel.total == 40 and header.sortIndicatorSection() == RANK  # a new search starts in rank order
+    click_header(panel, DATE)
+    assert [utc(h) for h in shown_hits(panel)] == sorted(utc(h) for h in shown_hits(panel)) or \
+        [utc(h) for h in shown_hits(panel)] == sorted((utc(h) for h in shown_hits(panel)), reverse=True)
+    assert "within this page" not in panel.summary.text()
