@@ -328,3 +328,96 @@ def test_a_database_damaged_in_the_middle_is_a_clear_project_error(tmp_path):
                 pass
         with pytest.raises(ProjectError, match=message):
             s.store.con.execute("SELECT COUNT(*), SUM(LENGTH(body)) FROM messages").fetchall()
+
+
+# ------------------------------------------------------------------------------ another program holds the write lock
+BUSY = "the project is busy (another program is writing to it); try again"
+
+
+@pytest.fixture
+def lock_holder():
+    """Start a real process that opens a project's database and holds its write lock (BEGIN
+    EXCLUSIVE and a write, as in the reviewer's script) until the test ends."""
+    import subprocess
+    import sys
+    procs = []
+
+    def hold(db):
+        code = ("import sqlite3, sys, time\n"
+                "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "c.execute('BEGIN EXCLUSIVE')\n"
+                "c.execute(\"INSERT INTO meta VALUES ('held', 'by another program')\")\n"
+                "print('held', flush=True)\n"
+                "time.sleep(600)\n")
+        p = subprocess.Popen([sys.executable, "-c", code, str(db)], stdout=subprocess.PIPE, text=True)
+        procs.append(p)
+        assert p.stdout.readline().strip() == "held"
+        return p
+    yield hold
+    for p in procs:
+        p.kill()
+        p.wait()
+
+
+def _to_schema_3(db):
+    """Make a closed project's database look like one of schema version 3 (before migration 4)."""
+    con = sqlite3.connect(db)
+    con.execute("DROP INDEX messages_subject_ts")
+    con.execute("CREATE INDEX messages_subject_norm ON messages(subject_norm)")
+    con.execute("PRAGMA user_version = 3")
+    con.commit()
+    con.close()
+
+
+def test_a_locked_project_is_busy_everywhere_the_store_writes(tmp_path, monkeypatch, lock_holder):
+    """Another program holding the write lock (the reviewer's import failed after the busy
+    timeout with SQLite's raw 'database is locked'): every write through the store, whether in a
+    transaction or not, and opening a project that needs a write (an older schema, an index of
+    another version), is ProjectBusyError with one message; searching and reading go on; the
+    index and the database are left as they were (reindex and the index rebuild on opening
+    emptied the index before failing on the store)."""
+    from sasc_desktop.cli import main as sasc
+    from sasc_desktop.engine.project.store import ProjectBusyError
+    monkeypatch.setattr(store_mod, "BUSY_TIMEOUT", 0.2, raising=False)  # (30 s in use; the error is the same)
+    root = _judged_project(tmp_path)
+    mail = tmp_path / "more.eml"
+    mail.write_text("Message-ID: <new@corp.com>\nFrom: ann@corp.com\nTo: bob@corp.com\nSubject: new\n\nconfidential\n")
+    holder = lock_holder(root / "project.sqlite")
+    before = _snapshot(root / "index")
+    with Session.open(root) as s:  # opening needs no write: it opens, and reads work
+        assert s.search("confidential").total == 4 and s.store.count_messages() == 12
+        for name, write in [("ingest", lambda: s.ingest([mail], workers=0)),        # (the reviewer's)
+                            ("settings", lambda: s.update_settings(active_persona="p1")),
+                            ("reindex", lambda: s.reindex()),
+                            ("a direct write", lambda: s.store.set_meta("x", "y"))]:
+            with pytest.raises(ProjectError) as err:
+                write()
+            assert str(err.value) == BUSY, name
+            assert isinstance(err.value, ProjectBusyError) and isinstance(err.value, sqlite3.OperationalError)
+        assert s.search("confidential").total == 4     # the index is still there
+    assert _snapshot(root / "index") == before
+    holder.kill()
+    holder.wait()
+    # opening that needs to write: an index of another version to rebuild, an older schema
+    with Session.open(root) as s:
+        s.store.set_meta("index_version", "0")
+    holder = lock_holder(root / "project.sqlite")
+    before = _snapshot(root / "index")
+    with pytest.raises(ProjectError) as err:
+        Session.open(root)
+    assert str(err.value) == BUSY and _snapshot(root / "index") == before
+    holder.kill()
+    holder.wait()
+    with Session.open(root) as s:  # rebuilt once the lock is gone
+        assert s.search("confidential").total == 4 and s.store.get_meta("index_version") == str(INDEX_VERSION)
+    _to_schema_3(root / "project.sqlite")
+    holder = lock_holder(root / "project.sqlite")
+    with pytest.raises(ProjectError) as err:
+        Session.open(root)
+    assert str(err.value) == BUSY
+    assert sasc(["search", str(root), "confidential"]) == 2
+    holder.kill()
+    holder.wait()
+    with Session.open(root) as s:  # migrated once the lock is gone
+        assert s.store.con.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert s.ingest([mail], workers=0).ingested == 1 and s.search("confidential").total == 5

@@ -29,6 +29,9 @@ from .schema import MIGRATIONS
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14  # primary result codes (the low byte of extended ones)
+_SQLITE_BUSY = 5
+# Seconds a connection waits for another program's write lock before ProjectBusyError.
+BUSY_TIMEOUT = 30.0
 READ_ONLY_FIX = "copy the project folder to a place you can write to and open the copy"
 
 
@@ -37,13 +40,13 @@ def _connect(path: Path, read_only: bool = False, check: bool = False) -> sqlite
     that is empty, not a database or without the project's tables before anything is written
     to it (call :func:`_check_file` first)."""
     if read_only:
-        con = sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None, timeout=30.0,
+        con = sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None, timeout=BUSY_TIMEOUT,
                               check_same_thread=True, factory=_ReadOnlyConnection)
         con.db_path = Path(path)
         con.row_factory = sqlite3.Row
         con.execute("PRAGMA query_only=ON")
         return con
-    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=True,
+    con = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT, check_same_thread=True,
                           factory=_Connection)
     con.db_path = Path(path)
     con.row_factory = sqlite3.Row
@@ -161,6 +164,13 @@ def damaged_message(db: Path, why: str, opening: bool = False) -> str:
     return f"{db.name} in {db.parent} is empty or damaged ({why}){done}{DAMAGED_FIX}"
 
 
+def _damaged(db: Path, why: str, opening: bool = False) -> ProjectDamagedError:
+    """A ProjectDamagedError with :func:`damaged_message`; ``why`` kept as its ``why``."""
+    exc = ProjectDamagedError(damaged_message(db, why, opening))
+    exc.why = why
+    return exc
+
+
 def _is_damage(exc: BaseException) -> bool:
     """SQLite's "database disk image is malformed" (SQLITE_CORRUPT) or "file is not a database"
     (SQLITE_NOTADB), also as "malformed database schema"."""
@@ -198,9 +208,9 @@ def _check_file(db: Path) -> None:
     except OSError:
         return  # (unreadable: SQLite says why)
     if not head:
-        raise ProjectDamagedError(damaged_message(db, "it is empty: 0 bytes", opening=True))
+        raise _damaged(db, "it is empty: 0 bytes", opening=True)
     if head != _SQLITE_HEADER:
-        raise ProjectDamagedError(damaged_message(db, "it is not an SQLite database", opening=True))
+        raise _damaged(db, "it is not an SQLite database", opening=True)
 
 
 def _check_schema(con: sqlite3.Connection, db: Path) -> None:
@@ -212,22 +222,24 @@ def _check_schema(con: sqlite3.Connection, db: Path) -> None:
         if found > SCHEMA_VERSION:
             return  # (migrate() says a newer version wrote it)
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except ProjectDamagedError as exc:  # (translated by the connection's cursor)
+        raise _damaged(db, getattr(exc, "why", str(exc)), opening=True) from exc.__cause__
     except sqlite3.DatabaseError as exc:
         if _is_damage(exc):
-            raise ProjectDamagedError(damaged_message(db, str(exc), opening=True)) from exc
+            raise _damaged(db, str(exc), opening=True) from exc
         raise
     if found == 0:
         why = "it holds no project data" if not tables else "it holds no SASC project data"
-        raise ProjectDamagedError(damaged_message(db, why, opening=True))
+        raise _damaged(db, why, opening=True)
     missing = sorted(_tables_made_by(found) - tables)
     if missing:
-        raise ProjectDamagedError(damaged_message(
-            db, f"table{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing", opening=True))
+        raise _damaged(db, f"table{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing", opening=True)
 
 
 class _Cursor(sqlite3.Cursor):
     """A cursor whose errors are the project's: a damaged database is a ProjectDamagedError
-    (also when found while reading rows), a write to a read-only one a ProjectReadOnlyError."""
+    (also when found while reading rows), a write to a read-only one a ProjectReadOnlyError, the
+    write lock held by another program past the busy timeout a ProjectBusyError."""
 
     def _fail(self, exc: sqlite3.Error):
         # (called in the except block: a bare raise re-raises exc as it was)
@@ -285,7 +297,9 @@ class _Connection(sqlite3.Connection):
 
     def _translate(self, exc: sqlite3.Error) -> BaseException:
         if _is_damage(exc):
-            return ProjectDamagedError(damaged_message(self.db_path, str(exc)))
+            return _damaged(self.db_path, str(exc))
+        if _is_busy(exc):
+            return ProjectBusyError(BUSY_MESSAGE)
         return exc
 
     def cursor(self, factory=_Cursor):
@@ -362,12 +376,23 @@ class ProjectBusyError(ProjectError, sqlite3.OperationalError):
     so code that already tolerates a locked database (``except sqlite3.Error``) keeps doing so."""
 
 
+def _is_busy(exc: BaseException) -> bool:
+    """SQLite's "database is locked" (SQLITE_BUSY: another connection holds the lock past the
+    busy timeout); not "database table is locked" (SQLITE_LOCKED, within one connection)."""
+    if not isinstance(exc, sqlite3.OperationalError) or isinstance(exc, ProjectError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF == _SQLITE_BUSY
+    text = str(exc).lower()
+    return "database is locked" in text or "busy" in text
+
+
 def _raise_if_busy(exc: sqlite3.OperationalError) -> None:
     """Turn SQLite's "database is locked" (after the busy timeout) into a clear ProjectError."""
     if isinstance(exc, ProjectBusyError):
         raise exc
-    text = str(exc).lower()
-    if "locked" in text or "busy" in text:
+    if _is_busy(exc):
         raise ProjectBusyError(BUSY_MESSAGE) from exc
 
 
@@ -402,7 +427,7 @@ class Store:
             if isinstance(exc, ProjectError):
                 raise
             if _is_damage(exc):
-                raise ProjectDamagedError(damaged_message(self.path, str(exc), opening=True)) from exc
+                raise _damaged(self.path, str(exc), opening=True) from exc
             raise ProjectError(f"cannot open {self.path}: {exc}") from exc
         except BaseException:
             self.close()
@@ -423,6 +448,8 @@ class Store:
                 _check_read_only_open(self._local.con, self.path, self.read_only_reason)
             else:
                 migrate(self._local.con)
+        except ProjectDamagedError as exc:  # (found by a query: said as on opening)
+            raise _damaged(self.path, getattr(exc, "why", str(exc)), opening=True) from exc.__cause__
         except ProjectError:
             raise
         except sqlite3.OperationalError as exc:
@@ -431,7 +458,7 @@ class Store:
             raise ProjectError(f"{self.path} is not a readable project database: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             if _is_damage(exc):
-                raise ProjectDamagedError(damaged_message(self.path, str(exc), opening=True)) from exc
+                raise _damaged(self.path, str(exc), opening=True) from exc
             raise ProjectError(f"{self.path} is not a readable project database: {exc}") from exc
 
     def _open(self, check: bool = False) -> sqlite3.Connection:
@@ -450,7 +477,7 @@ class Store:
                 if isinstance(exc, ProjectError):
                     raise
                 if _is_damage(exc):
-                    raise ProjectDamagedError(damaged_message(self.path, str(exc))) from exc
+                    raise _damaged(self.path, str(exc)) from exc
                 raise ProjectError(f"cannot open {self.path}: {exc}") from exc
             self._local.con = con
         return con
