@@ -1,6 +1,7 @@
 """The main window: project new / open / recent, import, search, the document view, the
 status bar (collection size, active persona) and preferences. Every engine call goes through
-``self.worker`` and the Session facade; the UI thread never touches disk or the index."""
+``self.worker`` (or, for the long jobs — training, quality checks, imports — ``self.background``)
+and the Session facade; the UI thread never touches disk or the index."""
 from __future__ import annotations
 
 import importlib
@@ -72,6 +73,9 @@ CHECK_WHILE_TRAINING = ("A sensitivity model is being trained: check its quality
 CHECK_WHILE_IMPORTING = "Mail is being imported: check the model's quality when the import has finished"
 CHECK_WHILE_LOADING = "A project is being opened: check the model's quality when it is open"
 CHECK_CANCELLED = "Model quality check cancelled; nothing in the project changed"
+DURING_IMPORT = "an import is running: the mail it adds is found once it is indexed"
+OPEN_WHILE_IMPORTING = "{what}: waiting for the import to finish (or cancel it in the Import mail window)"
+IMPORT_WHILE_LOADING = "A project is being opened: import when it is open"
 
 
 def preload_classifier() -> threading.Thread:
@@ -130,9 +134,9 @@ class MainWindow(QMainWindow):
         self.state = state or AppState()
         setup_logging()
         self.worker = Worker(self, error_handler=self.show_error)
-        # Training runs here, so that searching and reading go on meanwhile (the store keeps a
-        # SQLite connection per thread, WAL lets them read while it writes). It never overlaps
-        # an import, and a project is closed only after it has stopped.
+        # Training, model quality checks and imports run here, one at a time, so that searching
+        # and reading go on meanwhile (the store keeps a SQLite connection per thread, WAL lets
+        # them read while it writes). A project is closed only after its job has stopped.
         self.background = Worker(self, error_handler=self.show_error)
         self.session: Optional[Session] = None   # touched only inside worker operations
         self.info: Optional[dict[str, Any]] = None
@@ -351,6 +355,8 @@ class MainWindow(QMainWindow):
         self._loading += 1
         self._project_gen += 1
         self._late_training = None
+        if self._importing:  # the project is left when the import has finished
+            self.flash(OPEN_WHILE_IMPORTING.format(what=label), 0)
         if self.quality_dialog is not None:
             self.quality_dialog.clear()
         self._update_train_action()
@@ -497,7 +503,7 @@ class MainWindow(QMainWindow):
             return None
         self._search_seq += 1
         seq = self._search_seq
-        self.flash(f"Searching for {query}…", 0)
+        self.flash(f"Searching for {query}…" + (f" ({DURING_IMPORT})" if self._importing else ""), 0)
 
         def done(value):
             if seq != self._search_seq:
@@ -506,7 +512,8 @@ class MainWindow(QMainWindow):
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
             self.search_panel.show_result(result, probs)
-            self.flash(f"{result.total:,} messages match", 5000)
+            self.flash(f"{result.total:,} messages match" + (f" ({DURING_IMPORT})" if self._importing else ""),
+                       5000)
             if offset == 0 and result.hits and self.search_panel.pending_select is None:
                 self.search_panel.table.setFocus()
                 self.search_panel.table.setCurrentIndex(self.search_panel.proxy.index(0, 0))
@@ -515,8 +522,21 @@ class MainWindow(QMainWindow):
         def failed(exc):
             self.search_panel.pending_select = None
             self.show_error(f"The search for “{query}”", exc, _details(exc))
-        return self.worker.run(lambda p: run_search(self.session, query, offset), done, failed,
-                               label=f"Searching for {query!r}")
+        session = self.session
+
+        def run(_progress):
+            try:
+                return run_search(session, query, offset)
+            except SascError:
+                raise
+            except Exception:
+                # An import commits to the index while we read it: a search that began on the
+                # index as it was may find a file of it merged away meanwhile. Once more, afresh.
+                if not self._importing:
+                    raise
+                log.warning("a search during an import failed; trying once more", exc_info=True)
+                return run_search(session, query, offset)
+        return self.worker.run(run, done, failed, label=f"Searching for {query!r}")
 
     def open_document(self, doc_id: str) -> Optional[Task]:
         if self.info is None:
@@ -566,17 +586,26 @@ class MainWindow(QMainWindow):
         return self.import_dialog
 
     def _start_import(self, sources, on_progress, on_done, on_error) -> Task:
-        if self._training or self._checking:  # the dialog was open when the job started: say why not now
-            why = IMPORT_WHILE_TRAINING if self._training else IMPORT_WHILE_CHECKING
+        if self._training or self._checking or self._loading > 0:  # the dialog was open: say why not now
+            why = (IMPORT_WHILE_TRAINING if self._training else IMPORT_WHILE_CHECKING if self._checking
+                   else IMPORT_WHILE_LOADING)
 
             def refuse(_progress):
                 raise SascError(why)
             return self.worker.run(refuse, on_done, on_error, label="Importing mail")
         self._importing = True
         self._update_train_action()
+        gen = self._project_gen
+        self._job_progress(0, None, "Importing mail")
+
+        def progress(done, total, message):
+            on_progress(done, total, message)
+            if gen == self._project_gen:  # the import's own line in the status bar, as a training has
+                self._job_progress(done, total, f"Importing mail: {message}" if message else "Importing mail")
 
         def finish():
             self._importing = False
+            self._job_progress(0, None, "")
             self._update_train_action()
 
         def done(report):
@@ -587,8 +616,16 @@ class MainWindow(QMainWindow):
         def failed(exc):
             finish()
             on_error(exc)
-        return self.worker.run(lambda p: self.session.ingest(sources, p), done, failed,
-                               label="Importing mail", on_progress=on_progress)
+        session = self.session
+
+        def run(progress):
+            try:
+                return session.ingest(sources, progress)
+            finally:
+                session.store.close()  # this thread's connection: a closed project keeps none open
+        # On the background worker, as a training is (never beside one): searching and reading go
+        # on meanwhile on the worker (SQLite in WAL mode; Whoosh readers beside its writer).
+        return self.background.run(run, done, failed, label="Importing mail", on_progress=progress)
 
     # sensitivity model ------------------------------------------------------------------
     def train_model(self) -> Optional[Task]:
