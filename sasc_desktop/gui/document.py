@@ -330,16 +330,29 @@ class DocumentView(QWidget):
             self.open_requested.emit(ids[j])
 
 
-def load_sensitivity(session) -> Optional[dict[str, Any]]:
-    """Runs on the worker thread: which persona to explain for (the active one, else the
-    project's first), or None when the project has no personas."""
+def current_persona(session) -> Optional[dict[str, Any]]:
+    """Runs on the worker thread: the persona a training or a model quality check is for (the
+    active one, else the project's first), or None when the project has no personas."""
     personas = session.personas()
     if not personas:
         return None
     active = session.settings().get("active_persona")
     chosen = next((p for p in personas if p["id"] == active), personas[0])
     return {"persona": chosen["id"], "persona_name": chosen.get("name") or chosen["id"],
-            "train_hint": f"{session.root} --persona {chosen['id']}", "explanation": None}
+            "train_hint": f"{session.root} --persona {chosen['id']}"}
+
+
+def load_sensitivity(session) -> Optional[dict[str, Any]]:
+    """Runs on the worker thread: the persona the document view explains, which is the active
+    one only; None when no persona is active (the status bar then says "Persona: none" and the
+    results have no Sensitivity column: the message shows no sensitivity line either)."""
+    active = session.settings().get("active_persona")
+    if not active:
+        return None
+    chosen = current_persona(session)
+    if chosen is None or chosen["persona"] != active:  # a persona no longer in the project
+        return None
+    return dict(chosen, explanation=None)
 
 
 def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:

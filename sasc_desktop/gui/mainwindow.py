@@ -19,7 +19,7 @@ from ..engine.errors import Cancelled, ProjectError, SascError
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
 from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
-from .document import DocumentView, load_document, load_sensitivity
+from .document import DocumentView, current_persona, load_document
 from .errors import show_error
 from .help import ShortcutsPanel
 from .import_dialog import ImportDialog
@@ -53,10 +53,10 @@ def sample_query(session: Session) -> Optional[str]:
 
 
 def train_current_persona(session: Session, progress) -> tuple[str, Any]:
-    """Worker-thread: train the current persona's sensitivity model (the persona the document
-    view explains: the active one, else the first). Returns (persona name, ModelInfo)."""
+    """Worker-thread: train the current persona's sensitivity model (the active one, else the
+    first). Returns (persona name, ModelInfo)."""
     from ..engine.classify import train
-    sens = load_sensitivity(session)
+    sens = current_persona(session)
     if sens is None:
         raise ProjectError("this project has no personas yet: import sensitivity judgments first")
     info = train(session, sens["persona"], progress, kind=TRAIN_KIND)
@@ -425,6 +425,10 @@ class MainWindow(QMainWindow):
         persona = self.info["settings"].get("active_persona")
         names = {p["id"]: persona_name(p) for p in self.info.get("personas", [])}
         self.persona_label.setText(f"Persona: {names.get(persona, persona) if persona else 'none'}")
+        self.persona_label.setToolTip(
+            "The persona whose sensitivity the results and the message show" if persona else
+            "No persona is active: no sensitivity is shown. Choose one in File ▸ Preferences…"
+            if names else "This project has no personas yet: import sensitivity judgments first")
 
     def refresh_info(self) -> Task:
         return self.worker.run(lambda p: project_info(self.session), self._info_refreshed, label="Reading the project")
@@ -725,8 +729,8 @@ class MainWindow(QMainWindow):
         return None
 
     def _update_quality_persona(self) -> None:
-        """The dialog names the persona a check would cover: the one the document view explains
-        (the active persona, else the first: load_sensitivity's choice)."""
+        """The dialog names the persona a check would cover: the active persona, else the first
+        (current_persona's choice)."""
         if self.quality_dialog is None:
             return
         personas = (self.info or {}).get("personas") or []
@@ -834,6 +838,8 @@ class MainWindow(QMainWindow):
             self.flash("Preferences saved", 4000)
             if self.search_panel.query:
                 self.search(self.search_panel.query, self.search_panel.offset)
+            if self._requested_doc is not None:  # its sensitivity line is the active persona's
+                self.open_document(self._requested_doc)
         return self.worker.run(lambda p: self.session.update_settings(**values), done, label="Saving the preferences")
 
     # window state -----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayou
 
 from ..engine.classify import DEFAULT_KIND, KINDS
 from ..engine.errors import Cancelled, ProjectError
-from .document import load_sensitivity
+from .document import current_persona
 from .errors import friendly
 
 SEED = 0  # the CLI's default: the same settings give the same figures as `sasc classify cv`
@@ -115,9 +115,9 @@ def result_text(value: dict[str, Any]) -> str:
 
 
 def check_current_persona(session, progress, options: dict[str, Any]) -> dict[str, Any]:
-    """Worker-thread: nested cross-validation of the current persona's model (the persona the
-    document view explains: the active one, else the first). Reads only."""
-    sens = load_sensitivity(session)
+    """Worker-thread: nested cross-validation of the current persona's model (the active one,
+    else the first). Reads only."""
+    sens = current_persona(session)
     if sens is None:
         raise ProjectError("this project has no personas yet: import sensitivity judgments first")
     start = time.monotonic()

@@ -198,6 +198,7 @@ def test_no_model_shows_a_quiet_line_not_a_dialog(qtbot, window, project, monkey
     from sasc_desktop.engine.project.judgments import save_personas
     with Session.open(project) as s:
         save_personas(s.store, [{"id": "holly-palmer", "name": "Holly Palmer"}])
+        s.update_settings(active_persona="holly-palmer")
         doc_id = s.store.con.execute("SELECT doc_id FROM messages ORDER BY id LIMIT 1").fetchone()[0]
     dialogs = []
     monkeypatch.setattr(QMessageBox, "exec", lambda self: dialogs.append(self.text()) or 0)
@@ -236,8 +237,43 @@ def test_the_active_persona_is_explained_not_just_the_first(trained):
         assert sensitivity_html(sens).startswith('<span style="color:#666">No sensitivity model for Second Reader yet')
         s.update_settings(active_persona=None)
         try:
-            sens = load_document(s, trained["plain"], ["topic"])
+            none = load_document(s, trained["plain"], ["topic"])
         finally:
             s.update_settings(active_persona="holly-palmer")
-        assert sens["sensitivity"]["persona"] == "holly-palmer"  # none active: the first persona
+        assert none["sensitivity"] is None  # none active: nothing is explained (not the first persona)
+        sens = load_document(s, trained["plain"], ["topic"])
+        assert sens["sensitivity"]["persona"] == "holly-palmer"
         assert sens["sensitivity"]["explanation"]["probability"] == trained["explain"][trained["plain"]]["probability"]
+
+
+def test_with_no_active_persona_the_message_shows_no_sensitivity_like_the_results(qtbot, window, trained):
+    """The status bar says "Persona: none" and the results have no Sensitivity column: the
+    message has no sensitivity line either; choosing a persona brings all three back."""
+    from sasc_desktop.gui.models import SENS
+    from gui_support import search
+    open_project(qtbot, window, trained["root"])
+    window.save_preferences({"active_persona": None})
+    wait_idle(qtbot, window)
+    try:
+        assert window.persona_label.text() == "Persona: none"
+        search(qtbot, window, "salary")
+        assert window.search_panel.table.isColumnHidden(SENS)
+        open_doc(qtbot, window, trained["special"])
+        assert window.doc_view.doc["sensitivity"] is None
+        assert not window.doc_view.sensitivity.isVisible() and window.doc_view.sensitivity.text() == ""
+        # the PII and cue words are the persona's evidence: not highlighted either; the search term is
+        body = window.doc_view.body.toHtml()
+        assert COLOURS[PII] not in body and COLOURS[CUE] not in body and COLOURS[QUERY] in body
+        assert "Preferences" in window.persona_label.toolTip()  # where to choose one
+        window.grab().save(str(trained["root"].parent / "persona_none.png"))
+        # a persona chosen in the preferences: the results and the message open show it again
+        window.save_preferences({"active_persona": "holly-palmer"})
+        wait_idle(qtbot, window)
+        assert window.persona_label.text() == "Persona: Holly Palmer"
+        assert not window.search_panel.table.isColumnHidden(SENS)
+        assert window.doc_view.doc["doc"]["doc_id"] == trained["special"]
+        assert window.doc_view.sensitivity.isVisible()
+        assert window.doc_view.sensitivity.text().startswith("<b>Sensitivity</b> for Holly Palmer")
+    finally:
+        with Session.open(trained["root"]) as s:
+            s.update_settings(active_persona="holly-palmer")
