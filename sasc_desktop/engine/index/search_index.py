@@ -15,6 +15,7 @@ import numpy as np
 from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3Codec, W3TermInfo, _lenfield
 from whoosh.compat import dumps
@@ -343,29 +344,38 @@ class SearchIndex:
         parser = MultifieldParser(fields, self.ix.schema, fieldboosts={f: float(weights[f]) for f in fields},
                                   group=OrGroup.factory(0.0))
         parser.add_plugin(DateParserPlugin(free=False))
-        text = (text or "").strip()
+        original = text = (text or "").strip()
         if not text:
             raise QueryError("the query is empty")
-        unknown = sorted({m.group(1) for m in _FIELD_PREFIX.finditer(text)} - set(self.ix.schema.names()))
-        if unknown:
-            raise QueryError(f"unknown field {unknown[0]!r} in the query; fields are: "
-                             + ", ".join(sorted(set(self.ix.schema.names()) - {"id", "doc_id"})))
-        text = _normalise_dates(text)
+        schema = self.ix.schema
+        searchable = sorted(set(schema.names()) - {"id", "doc_id"})
+        text = _check_syntax(text, searchable)   # (field names lower-cased)
+        text, dates = _normalise_dates(text)
         try:
             q = parser.parse(text)
         except Exception as exc:
-            raise QueryError(f"cannot understand the query {text!r}: {exc}") from exc
+            if dates.get(""):  # (Whoosh's date parser lets some errors through: "month must be in 1..12")
+                raise QueryError(f"cannot understand the query {original!r}: {dates['']} is not a date ({exc}); "
+                                 f"{DATE_HINT}") from exc
+            raise QueryError(f"cannot understand the query {original!r}: {exc}") from exc
+        q = _phrases_without_positions(q, schema)
         q = _filters_restrict(q)
-        problem = _query_problem(q)
+        problem = _query_problem(q, dates)
         if problem:
-            raise QueryError(f"cannot understand the query {text!r}: {problem}")
+            raise QueryError(f"cannot understand the query {original!r}: {problem}")
         if q is wq.NullQuery or type(q).__name__ == "_NullQuery":
-            raise QueryError(f"the query {text!r} has no searchable words (only stop words or punctuation)")
+            raise QueryError(f"the query {original!r} has no searchable words (only stop words or punctuation)")
         return q
 
     def search(self, text: str, limit: int = 10, offset: int = 0, weights=None):
         """(hits, total, ms): hits are (id, doc_id, score) for ranks offset+1 .. offset+limit."""
         q = self.parse(text, weights)
+        try:
+            return self._search(q, limit, offset)
+        except WhooshQueryError as exc:  # (a query parse() let through: said as its mistakes are)
+            raise QueryError(f"cannot understand the query {(text or '').strip()!r}: {exc}") from exc
+
+    def _search(self, q, limit: int, offset: int):
         t0 = time.perf_counter()
         s = self.searcher()
         leaves = plan(q, s.schema)
@@ -398,20 +408,127 @@ class SearchIndex:
                 if t.text in terms]
 
 
-_FIELD_PREFIX = re.compile(r"(?:^|(?<=[\s(]))([A-Za-z_]+):(?=[^\s])")
+_FIELD_AT = re.compile(r"([A-Za-z_]+):")
+_FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(]))([A-Za-z_]+):$")
 _DATE_VALUE = re.compile(r"\bdate:(\[[^\]]*\]|[<>]=?\S+|\S+)")
 _ISO = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
+_BINARY_OPERATORS = ("AND", "OR", "ANDNOT", "ANDMAYBE")
+DATE_HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-01 to 2001-06], "
+             "date:>2001-03 or date:<2002")
+_EXAMPLE = {"from": "fossum", "to": "enron.com", "date": "2001-03", "thread": "<id@example.com>",
+            "folder": "inbox"}
 
 
-def _normalise_dates(text: str) -> str:
-    """date:2001-03-05, date:>2001-03, date:<=2001 and ISO ranges -> Whoosh's compact forms."""
+def _check_syntax(text: str, fields: list[str]) -> str:
+    """The query's mistakes Whoosh would pass over silently (searching for a field's name, or
+    dropping a bracket or a quote), as a QueryError quoting the query and saying how to write it:
+    a quote or a bracket not closed, a ")" without its "(", a field name followed by nothing, a
+    field Whoosh does not know, AND/OR/NOT with nothing on one side. Returns the text with field
+    names lower-cased (From:ann is from:ann). Quoted text is a phrase, never checked."""
+    def fail(problem: str) -> QueryError:
+        return QueryError(f"cannot understand the query {text!r}: {problem}")
+
+    out: list[str] = []
+    opened: list[tuple[int, str]] = []   # (position of "(", the field before it or "")
+    quote = -1
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if quote >= 0:
+            if c == '"':
+                quote = -1
+        elif c == '"':
+            quote = i
+        elif c == "(":
+            m = _FIELD_BEFORE.search(text, 0, i)
+            opened.append((i, m.group(1).lower() if m and m.group(1).lower() in fields else ""))
+        elif c == ")":
+            if not opened:
+                raise fail('a ")" has no "(" before it; remove it, or add the "(" where the group starts')
+            opened.pop()
+        elif i == 0 or text[i - 1].isspace() or text[i - 1] == "(":
+            m = _FIELD_AT.match(text, i)
+            if m:
+                name, rest = m.group(1), text[m.end():m.end() + 1]
+                if name.lower() in fields:
+                    if rest == "" or rest.isspace() or rest == ")":
+                        example = _EXAMPLE.get(name.lower(), "budget")
+                        raise fail(f"'{name}:' is not followed by anything to search for; write it right after "
+                                   f"the colon, e.g. {name.lower()}:{example}")
+                    out.append(name.lower() + ":")
+                    i = m.end()
+                    continue
+                if rest and not rest.isspace():
+                    raise QueryError(f"unknown field {name!r} in the query {text!r}; fields are: "
+                                     + ", ".join(fields))
+        out.append(c)
+        i += 1
+    if quote >= 0:
+        raise fail('a \'"\' is not closed; put a phrase between two quotes, e.g. "budget meeting"')
+    if opened:
+        field = opened[-1][1]
+        example = f"{field}:(budget meeting)" if field else "(budget OR lunch) AND meeting"
+        raise fail(f'a "(" is not closed; close the group with ")", e.g. {example}')
+    words = "".join(out).replace("(", " ( ").replace(")", " ) ").split()
+    for k, word in enumerate(words):
+        before = words[k - 1] if k else "("
+        after = words[k + 1] if k + 1 < len(words) else ")"
+        if word in _BINARY_OPERATORS and (before == "(" or after == ")" or after in _BINARY_OPERATORS):
+            raise fail(f"{word} needs something to search for on both sides, e.g. budget {word} meeting")
+        if word == "NOT" and (after == ")" or after in _BINARY_OPERATORS or after == "NOT"):
+            raise fail("NOT needs something to search for after it, e.g. budget NOT draft")
+    return "".join(out)
+
+
+def _normalise_dates(text: str) -> tuple[str, dict[str, str]]:
+    """date:2001-03-05, date:>2001-03, date:<=2001 and ISO ranges -> Whoosh's compact forms;
+    with each compact value's text as the user wrote it (for messages), and under "" every
+    date: part as written."""
+    written: dict[str, str] = {}
+    parts: list[str] = []
+
     def fix(m: re.Match) -> str:
         value = _ISO.sub(lambda d: d.group(1) + d.group(2) + (d.group(3) or ""), m.group(1))
         if value[:1] in "<>":
             bound = value.lstrip("<>=")
             value = f"[{bound} to]" if value[0] == ">" else f"[to {bound}]"
+        for compact, original in zip(_date_parts(value), _date_parts(m.group(1))):
+            written.setdefault(compact, original)
+        written.setdefault(value, m.group(1))
+        parts.append(repr(m.group(0)))
         return "date:" + value
-    return _DATE_VALUE.sub(fix, text)
+    text = _DATE_VALUE.sub(fix, text)
+    if parts:
+        written[""] = " or ".join(dict.fromkeys(parts))
+    return text, written
+
+
+def _date_parts(value: str) -> list[str]:
+    """A date value's pieces as Whoosh's date parser reports a bad one: the value, and a range's
+    bounds with and without its brackets."""
+    parts = [value]
+    inner = value.strip("[]{}<>=")
+    parts += [p.strip() for p in re.split(r"\s+to\s+", inner, flags=re.I)]
+    return parts
+
+
+def _phrases_without_positions(q, schema):
+    """A phrase in a field that keeps no word positions (from, to, all), e.g. from:"Patricia
+    Nolan", is all of its words in that field (Whoosh cannot search it as a phrase and raised
+    its own error when searching): And([from:patricia, from:nolan])."""
+    if isinstance(q, wq.Phrase):
+        field = schema[q.fieldname] if q.fieldname in schema else None
+        if field is not None and not field.format.supports("positions"):
+            words = [wq.Term(q.fieldname, w, boost=q.boost) for w in q.words]
+            return words[0] if len(words) == 1 else wq.And(words)
+        return q
+    if isinstance(q, wq.Not):
+        return wq.Not(_phrases_without_positions(q.query, schema))
+    if isinstance(q, wq.CompoundQuery):
+        return _rebuild(q, [_phrases_without_positions(k, schema) for k in q.children()])
+    if isinstance(q, wq.WrappingQuery):  # (e.g. ConstantScoreQuery)
+        return q.__class__(_phrases_without_positions(q.child, schema))
+    return q
 
 
 FILTER_FIELDS = {"date", "from", "to", "thread", "folder"}
@@ -429,8 +546,8 @@ def _filters_restrict(q):
     kids = list(q.children())
     nots = [k.query for k in kids if isinstance(k, wq.Not)]
     rest = [k for k in kids if not isinstance(k, wq.Not)]
-    filters = [k for k in rest if getattr(k, "fieldname", None) in FILTER_FIELDS]
-    words = [k for k in rest if getattr(k, "fieldname", None) not in FILTER_FIELDS]
+    filters = [k for k in rest if _is_filter(k)]
+    words = [k for k in rest if not _is_filter(k)]
     if not words or (not filters and not nots):
         return q
     out = wq.Or(words) if len(words) > 1 else words[0]
@@ -439,6 +556,14 @@ def _filters_restrict(q):
     if nots:
         out = wq.AndNot(out, wq.Or(nots) if len(nots) > 1 else nots[0])
     return out
+
+
+def _is_filter(q) -> bool:
+    """A query on filter fields only: from:ann, from:"Ann Lee" (an And), from:(ann OR bob)."""
+    if isinstance(q, (wq.And, wq.Or)):
+        kids = list(q.children())
+        return bool(kids) and all(_is_filter(k) for k in kids)
+    return getattr(q, "fieldname", None) in FILTER_FIELDS
 
 
 def _term_leaves(q):
@@ -469,17 +594,28 @@ def _count_or_of_terms(reader, q):
 
 
 def _rebuild(q, kids):
-    new = q.__class__(kids, boost=q.boost) if not isinstance(q, wq.Or) else wq.Or(kids, boost=q.boost, scale=q.scale)
-    return new
+    """``q`` with other children (ANDNOT and ANDMAYBE are binary queries: they take two)."""
+    if isinstance(q, wq.BinaryQuery):
+        return q.__class__(*kids)
+    if isinstance(q, wq.Or):
+        return wq.Or(kids, boost=q.boost, minmatch=q.minmatch, scale=q.scale)
+    if isinstance(q, wq.DisjunctionMax):
+        return wq.DisjunctionMax(kids, boost=q.boost, tiebreak=q.tiebreak)
+    return q.__class__(kids, boost=q.boost)
 
 
-def _query_problem(q) -> str:
+def _query_problem(q, dates: dict[str, str] | None = None) -> str:
+    """What is wrong in a parsed query (a bad date, said as the user wrote it), or ""."""
+    dates = dates or {}
     for node in _walk(q):
         if isinstance(node, wq.Term) and node.fieldname == "date" and node.text in ("", None):
-            return "a date must look like 2001, 2001-03 or 2001-03-05"
+            return f"that is not a date; {DATE_HINT}"
         name = type(node).__name__
         if name == "ErrorQuery" or getattr(node, "error", None):
-            return str(getattr(node, "error", "syntax error"))
+            error = str(getattr(node, "error", "syntax error"))
+            if error in dates or error.strip() in dates:
+                return f"{dates.get(error, dates.get(error.strip()))!r} is not a date; {DATE_HINT}"
+            return error
     return ""
 
 
