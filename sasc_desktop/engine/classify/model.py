@@ -33,7 +33,13 @@ selection (k 3,000-30,000), 25 bagged LRs, ridge, complement NB alone and rank-a
 (peeked LR AP 0.55, all at or below it), and choosing each test fold's positives as the top k that
 maximise the plug-in expected F-beta of the calibrated probabilities (honest "or", seeds 0-2: F1
 0.556 -> 0.564, F2 0.672 -> 0.675; not adopted: it makes a document's label depend on the batch
-scored with it). The ceiling is the labels: message pairs with TF-IDF cosine > 0.9 carry the same
+scored with it). A sixth session's bounded search (seeds 0-2, "or"): block weights one at a time
+(subject words 0 helped most, peeked AP 0.561 -> 0.570; body, chars, network, PII, cue weights
+noise), TF-IDF variants (sublinear off, min_df 1/3, max_df 0.5, char 1-4), class_weight None/2/6,
+L1 LR (AP 0.48-0.50), 100-300 LSA dimensions appended, training-fold labels of thread-mates (only
+113 of 875 share a thread); best honest result "current vs (no subject words, no meta, no class
+weighting) picked in the inner folds": F1 0.552 -> 0.566, F2 0.673 -> 0.682 (not adopted: small,
+doubles training, and unchecked on personas with fewer sensitive messages). The ceiling is the labels: message pairs with TF-IDF cosine > 0.9 carry the same
 label only 80% of the time (66% by chance), and e.g. nine copies of "Confidential Information and
 Securities Trading" are labelled sensitive twice.
 
