@@ -1,8 +1,10 @@
 """The shortcuts help panel (F1) and the list of shortcuts it shows."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel
+
+PANEL_WIDTH = 320  # px: the panel shows beside the results and the message without pushing them out
 
 SHORTCUTS = [
     ("Ctrl+F", "Go to the query box"),
@@ -22,15 +24,28 @@ SHORTCUTS = [
 
 
 def shortcuts_html() -> str:
-    rows = "".join(f"<tr><td style='padding:3px 12px 3px 0'><b>{k}</b></td><td>{v}</td></tr>" for k, v in SHORTCUTS)
+    rows = "".join(f"<tr><td style='padding:3px 10px 3px 0'><b>{k}</b></td><td style='padding:3px 0'>{v}</td></tr>"
+                   for k, v in SHORTCUTS)
     return f"<h3>Keyboard shortcuts</h3><table>{rows}</table>"
+
+
+class _PanelText(QLabel):
+    """The panel's text, asking for :data:`PANEL_WIDTH` (its table would ask for ~550 px, the
+    width of its longest lines unwrapped, and the dock would take that from the results)."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        width = PANEL_WIDTH - 2 * self.margin()
+        return QSize(PANEL_WIDTH, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(PANEL_WIDTH * 3 // 4, super().minimumSizeHint().height())
 
 
 class ShortcutsPanel(QDockWidget):
     def __init__(self, parent=None):
         super().__init__("Shortcuts", parent)
         self.setObjectName("shortcutsPanel")
-        label = QLabel(shortcuts_html())
+        label = _PanelText(shortcuts_html())
         label.setMargin(10)
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)

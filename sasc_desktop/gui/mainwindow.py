@@ -21,11 +21,12 @@ from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
 from .document import DocumentView, current_persona, load_document
 from .errors import show_error
-from .help import ShortcutsPanel
+from .help import PANEL_WIDTH, ShortcutsPanel
 from .import_dialog import ImportDialog
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
 from .search import SYNTAX_HELP, SearchPanel, run_search
+from .widgets import ElidedLabel
 from .worker import Task, Worker
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -171,6 +172,7 @@ class MainWindow(QMainWindow):
         self.shortcuts_panel = ShortcutsPanel(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.shortcuts_panel)
         self.shortcuts_panel.hide()
+        self._sizes_before_panel: Optional[list[int]] = None
 
         self._build_menus()
         self._build_status_bar()
@@ -222,12 +224,12 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         sb = self.statusBar()
-        self.collection_label = QLabel("No project")
+        self.collection_label = ElidedLabel("No project")  # parts dropped from the end when a message needs room
         self.collection_label.setObjectName("collectionLabel")
         self.persona_label = QLabel("")
         self.persona_label.setObjectName("personaLabel")
         self.collection_label.setMinimumWidth(1)  # may be clipped so that a finish message fits
-        self.message_label = QLabel("")
+        self.message_label = ElidedLabel("")  # a message longer than its room ends at a word, in "…"
         self.message_label.setObjectName("messageLabel")
         self._message_timer = QTimer(self)
         self._message_timer.setSingleShot(True)
@@ -296,11 +298,10 @@ class MainWindow(QMainWindow):
         return box
 
     def flash(self, text: str, msecs: int = 5000) -> None:
-        """A transient note in the status bar (the collection size stays visible)."""
-        shown = text if len(text) <= 160 else text[:158] + "…"
-        self.message_label.setText(shown)
-        self.message_label.setToolTip(text)
-        width = self.message_label.fontMetrics().horizontalAdvance(shown) + 12
+        """A transient note in the status bar, up to 60 % of its width: the collection line gives
+        way (whole parts), a longer note ends at a word in "…" and is whole in its tooltip."""
+        self.message_label.setText(text)
+        width = self.message_label.fontMetrics().horizontalAdvance(text) + 12
         self.message_label.setMinimumWidth(min(width, int(self.width() * 0.6)))
         if msecs:
             self._message_timer.start(msecs)
@@ -569,7 +570,20 @@ class MainWindow(QMainWindow):
         self._syntax_box = box
 
     def toggle_shortcuts(self) -> None:
-        self.shortcuts_panel.setVisible(not self.shortcuts_panel.isVisible())
+        """F1: the shortcuts panel (320 px) at the right; it takes its room from the message
+        more than from the results, so the results keep their Subject column."""
+        if self.shortcuts_panel.isVisible():
+            self.shortcuts_panel.hide()
+            if self._sizes_before_panel:  # the panes as they were before the panel opened
+                self.splitter.setSizes(self._sizes_before_panel)
+            return
+        results, message = self._sizes_before_panel = self.splitter.sizes()
+        self.shortcuts_panel.show()
+        self.resizeDocks([self.shortcuts_panel], [PANEL_WIDTH], Qt.Orientation.Horizontal)
+        total = sum(self.splitter.sizes())
+        keep = min(results, max(total * 3 // 5, total - message))  # results lose at most to 60 % of the room
+        if 0 < keep < total:
+            self.splitter.setSizes([keep, total - keep])
 
     def _about(self) -> None:
         QMessageBox.about(self, "About SASC Desktop",

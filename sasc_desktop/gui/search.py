@@ -6,9 +6,9 @@ import html
 import logging
 from typing import Optional
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
+                               QPushButton, QStyle, QTableView, QToolButton, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
 from .models import COLUMNS, HIT_ROLE, RANK, SENS, SUBJECT, FROM, DATE, SCORE, ResultsModel, ResultsProxy, SensitivityBarDelegate
@@ -16,6 +16,8 @@ from .models import COLUMNS, HIT_ROLE, RANK, SENS, SUBJECT, FROM, DATE, SCORE, R
 log = logging.getLogger("sasc_desktop.gui")
 
 PAGE_SIZE = 100
+FROM_MIN, FROM_MAX = 90, 150  # px: the From column's width, by the room the results pane has
+HEADER_PADDING = 6  # px either side of a column title (resources/style.qss: QHeaderView::section)
 SEP = "&nbsp;&nbsp; · &nbsp;&nbsp;"  # between the parts of the summary under the table (rich text)
 
 
@@ -133,10 +135,22 @@ class SearchPanel(QWidget):
         self.table.setItemDelegateForColumn(SENS, SensitivityBarDelegate(self.table))
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
+        # Titles to the left, so the sort arrow (at the right) sits beside a title, never on it:
+        # a column is at least its title, the padding, the arrow and a gap wide (48 px put the
+        # arrow over "Rank").
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        arrow = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize) + 4
         for col, width in ((RANK, 48), (SCORE, 56), (SENS, 84), (DATE, 118), (FROM, 150)):
-            header.resizeSection(col, width)
+            need = header.fontMetrics().horizontalAdvance(COLUMNS[col]) + 2 * HEADER_PADDING + arrow
+            header.resizeSection(col, max(width, need))
         header.setSectionResizeMode(SUBJECT, QHeaderView.ResizeMode.Stretch)
         header.sortIndicatorChanged.connect(self._sort_changed)
+        # From gives way to Subject in a narrow results pane (the F1 panel open, a small window),
+        # until someone sets its width by hand.
+        self._from_set_by_hand = False
+        self._fitting = False
+        header.sectionResized.connect(self._section_resized)
+        self.table.viewport().installEventFilter(self)
         header.setToolTip("Click a column to sort the results on this page by it; Rank is the search's own order")
         self.table.activated.connect(self._activated)       # Enter / double-click
         self.table.clicked.connect(self._activated)
@@ -199,6 +213,30 @@ class SearchPanel(QWidget):
 
     def set_sensitivity_available(self, available: bool) -> None:
         self.table.setColumnHidden(SENS, not available)
+        self._fit_columns()
+
+    def eventFilter(self, obj, event):  # noqa: N802 (Qt name)
+        if obj is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return super().eventFilter(obj, event)
+
+    def _section_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == FROM and not self._fitting:
+            self._from_set_by_hand = True
+
+    def _fit_columns(self) -> None:
+        """From takes up to two fifths of what the fixed columns leave (90 to 150 px); Subject
+        stretches over the rest."""
+        if self._from_set_by_hand:
+            return
+        header = self.table.horizontalHeader()
+        fixed = sum(header.sectionSize(c) for c in (RANK, SCORE, SENS, DATE) if not self.table.isColumnHidden(c))
+        rest = self.table.viewport().width() - fixed
+        self._fitting = True
+        try:
+            header.resizeSection(FROM, max(FROM_MIN, min(FROM_MAX, rest * 2 // 5)))
+        finally:
+            self._fitting = False
 
     def show_result(self, result, probs) -> None:
         same_query = result.query == self.query

@@ -1,0 +1,82 @@
+"""Small widgets shared by the windows."""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QLabel, QStyle, QStyleOption
+
+
+def elide_parts(text: str, fits, sep: str = "   ·   ", mark: str = " …") -> str:
+    """``text`` as it fits: whole, else without its last ``sep``-separated parts (ending in
+    ``mark``), else its first part cut at a word (at a character when a word would leave less
+    than half of what fits), ending in "…". ``fits(s) -> bool`` says whether a string fits."""
+    if fits(text):
+        return text
+    parts = text.split(sep)
+    for n in range(len(parts) - 1, 0, -1):
+        shown = sep.join(parts[:n]) + mark
+        if fits(shown):
+            return shown
+    # not even the first part: cut it at a character, with the mark
+    first = parts[0]
+    lo, hi = 0, len(first)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(first[:mid].rstrip() + "…"):
+            lo = mid
+        else:
+            hi = mid - 1
+    cut = first[:lo]
+    space = cut.rfind(" ")
+    if lo < len(first) and space >= lo // 2:  # end at a word, when that keeps most of what fits
+        cut = cut[:space]
+    return cut.rstrip() + "…" if cut.strip() else ""
+
+
+class ElidedLabel(QLabel):
+    """A one-line plain-text label that, when it has less room than its text needs, shows the
+    text without its last '·'-separated parts and a '…' (whole parts only), or a text of one part
+    cut at a word, with the whole text in its tooltip. It asks for little room, so a status bar
+    can give the rest to a message."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self._tip = ""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(text)
+        self._update_tip()
+        self.update()
+
+    def setToolTip(self, tip: str) -> None:  # noqa: N802
+        self._tip = tip
+        self._update_tip()
+
+    def _update_tip(self) -> None:
+        whole = self.text() if self.shown_text() != self.text() else ""
+        super().setToolTip("\n".join(dict.fromkeys(t for t in (whole, self._tip) if t)))
+
+    def _room(self) -> int:
+        return self.contentsRect().width() - 2 * self.margin()
+
+    def shown_text(self) -> str:
+        """What the label shows at its present width."""
+        fm, room = self.fontMetrics(), self._room()
+        return elide_parts(self.text(), lambda s: fm.horizontalAdvance(s) <= room)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._update_tip()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        option = QStyleOption()
+        option.initFrom(self)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_Widget, option, painter, self)
+        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
+        self.style().drawItemText(painter, rect, int(self.alignment()) | int(Qt.AlignmentFlag.AlignVCenter),
+                                  self.palette(), self.isEnabled(), self.shown_text(), self.foregroundRole())
