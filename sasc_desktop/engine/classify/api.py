@@ -465,11 +465,99 @@ def _pretty(name: str) -> tuple[str, str]:
     return block, feat
 
 
+# Metadata features as people say them: (when the message has it, when it does not). A count
+# (log(1 + n) in the model) is said with its number: "{n}" is replaced.
+_META_WORDS = {
+    **{f"weekday_{d}": (f"sent on a {day}", f"not sent on a {day}") for d, day in (
+        ("mon", "Monday"), ("tue", "Tuesday"), ("wed", "Wednesday"), ("thu", "Thursday"), ("fri", "Friday"),
+        ("sat", "Saturday"), ("sun", "Sunday"))},
+    **{f"hour_{h}": (f"sent {when}", f"not sent {when}") for h, when in (
+        ("night", "at night (0-6 h)"), ("morning", "in the morning (6-12 h)"),
+        ("afternoon", "in the afternoon (12-18 h)"), ("evening", "in the evening (18-24 h)"))},
+    "weekend": ("sent at the weekend", "not sent at the weekend"),
+    "no_date": ("has no date", "has a date"),
+    "sender_internal": ("sender is internal", "sender is not internal"),
+    "sender_external": ("sender is external", "sender is not external"),
+    "n_recipients": ("{n} recipient(s)", "no recipients"),
+    "n_internal_recipients": ("{n} internal recipient(s)", "no internal recipients"),
+    "n_external_recipients": ("{n} external recipient(s)", "no external recipients"),
+    "any_external_recipient": ("an external recipient", "no external recipient"),
+    "all_recipients_internal": ("all recipients internal", "not all recipients internal"),
+    "n_cc": ("{n} in Cc", "nobody in Cc"),
+    "has_bcc": ("has Bcc recipients", "no Bcc recipients"),
+    "subject_length": ("subject of {n} characters", "no subject"),
+    "body_length": ("body of {n} characters", "no body text"),
+    "attachment_length": ("{n} characters of attachment text", "no attachment text"),
+    "has_attachments": ("has attachments", "no attachments"),
+    "n_attachments": ("{n} attachment(s)", "no attachments"),
+    "is_reply": ("is a reply", "is not a reply"),
+    "is_forward": ("is a forward", "is not a forward"),
+    "has_quoted_original": ("quotes an earlier message", "quotes no earlier message"),
+    "importance_high": ("marked high importance", "not marked high importance"),
+    "importance_low": ("marked low importance", "not marked low importance"),
+    "priority_high": ("marked high priority", "not marked high priority"),
+    "sensitivity_header_private": ("marked Private (Sensitivity header)", "not marked Private"),
+    "sensitivity_header_confidential": ("marked Company-Confidential (Sensitivity header)",
+                                        "not marked Company-Confidential"),
+}
+_TEXT_BLOCKS = {"subject": "subject word", "body": "body word", "attach": "attachment word", "chars": "characters"}
+
+
+def feature_label(block: str, name: str, present: bool, value: Optional[float] = None) -> str:
+    """A model feature of one message as people say it, true of that message: for a feature the
+    message lacks, that it lacks it ("sender is not internal", "no payment card found")."""
+    count = None if value is None else int(round(float(np.expm1(value)))) if value > 0 else 0
+    if block in _TEXT_BLOCKS:
+        what = f"{_TEXT_BLOCKS[block]} “{name}”"
+        return what if present else f"no {what}"
+    if block == "meta" and name in _META_WORDS:
+        has, lacks = _META_WORDS[name]
+        return has.replace("{n}", str(count) if count is not None else "some") if present else lacks
+    if block == "pii":
+        kind = name.removesuffix("_count").replace("_", " ")
+        if name == "any_pii":
+            return "personal information found" if present else "no personal information found"
+        return (f"personal information: {kind} ({count} found)" if present and count
+                else f"personal information: {kind}" if present else f"no {kind} found")
+    if block == "cue":
+        if name == "exclaim":
+            return "'!!' or '?!' in the body" if present else "no '!!' or '?!' in the body"
+        family, _, field = name.rpartition("_")
+        family = family.replace("_", " ")
+        return f"{family} cue words in the {field}" if present else f"no {family} cue words in the {field}"
+    if block == "net":
+        what = "sender network: " + name.replace("_", " ")
+        return what if present else f"{what} is 0"
+    what = f"{block}: {name.replace('_', ' ')}"
+    return what if present else f"{what}: no"
+
+
+def _raw_dense(session, model, row_id: int) -> dict[str, float]:
+    """The message's dense features (meta, pii, net, cue) as computed, before the model's
+    standardising: a feature the message lacks is 0 here (standardised, it is below the mean and
+    not 0, so its contribution is not 0)."""
+    from .features import DENSE_NAMES
+    docs = [d for _, d in load_docs(session.store, [row_id])]
+    row = model.space_._dense_raw(docs)[0]
+    return dict(zip(DENSE_NAMES, (float(v) for v in row)))
+
+
 def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]:
     """Why the persona's model scores this document as it does: the features pushing it towards
     sensitive (and away), with weights (feature value x coefficient), and PII hits with
     character offsets into the field they were found in ("subject", "body", "attachment:<name>"), and
-    the sensitivity cue words (legal, secrecy, ...) with their offsets in the subject and body."""
+    the sensitivity cue words (legal, secrecy, ...) with their offsets in the subject and body.
+
+    The metadata, PII, network and cue features are standardised before the model weighs them, so
+    a feature the message LACKS (value 0: below the collection's mean) contributes too: lacking a
+    feature with a negative weight pushes towards sensitive. ``towards_sensitive`` and
+    ``towards_not_sensitive`` list only features the message HAS; those it lacks are listed apart,
+    in ``absent_towards_sensitive`` and ``absent_towards_not_sensitive``. Every entry has
+    ``feature``, ``block``, ``name``, ``weight`` (its contribution), ``present`` (the message has
+    it: its value is not 0), ``value`` (the value before standardising: a tf-idf weight for words
+    and characters, log(1 + n) for counts, 0/1 for yes/no; None when unknown) and ``label`` (what
+    it says of this message, e.g. "sender is not internal"). The arithmetic: raw_score = intercept +
+    every listed weight (all four lists) + other_contributions."""
     model = load_model(session, persona)
     doc = session._row(doc_id)
     doc_id = doc["doc_id"]
@@ -478,11 +566,31 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
     which = model.deciding_model(x)
     contrib = model.contributions(x)
     names = model.space_.names_
-    order = np.argsort(-contrib)
-    towards = [{"feature": names[j], "block": _pretty(names[j])[0], "name": _pretty(names[j])[1],
-                "weight": round(float(contrib[j]), 6)} for j in order[:top] if contrib[j] > 0]
-    against = [{"feature": names[j], "block": _pretty(names[j])[0], "name": _pretty(names[j])[1],
-                "weight": round(float(contrib[j]), 6)} for j in order[::-1][:top] if contrib[j] < 0]
+    n_text = len(names) - len(model.space_.mean_)
+    raw_dense = _raw_dense(session, model, doc["id"])
+    xrow = x.tocsr() if hasattr(x, "tocsr") else x
+    xval = dict(zip(xrow.indices.tolist(), xrow.data.tolist())) if hasattr(xrow, "indices") else {}
+
+    def value_of(j: int) -> Optional[float]:
+        if j < n_text:
+            return float(xval.get(j, 0.0))
+        return raw_dense.get(names[j])
+
+    def entry(j: int) -> dict[str, Any]:
+        block, name = _pretty(names[j])
+        value = value_of(j)
+        present = value is None or value != 0
+        return {"feature": names[j], "block": block, "name": name, "weight": round(float(contrib[j]), 6),
+                "present": present, "value": None if value is None else round(value, 6),
+                "label": feature_label(block, name, present, value)}
+
+    order = np.argsort(-contrib, kind="stable")
+    nonzero = [j for j in order.tolist() if round(float(contrib[j]), 6) != 0]  # (the rest: other_contributions)
+    has = {j: value_of(j) is None or value_of(j) != 0 for j in nonzero}
+    towards = [entry(j) for j in [j for j in nonzero if contrib[j] > 0 and has[j]][:top]]
+    against = [entry(j) for j in [j for j in nonzero[::-1] if contrib[j] < 0 and has[j]][:top]]
+    absent_towards = [entry(j) for j in [j for j in nonzero if contrib[j] > 0 and not has[j]][:top]]
+    absent_against = [entry(j) for j in [j for j in nonzero[::-1] if contrib[j] < 0 and not has[j]][:top]]
     pii = [h.to_json() for h in detect_pii(doc["subject"] or "", "subject")]
     pii += [h.to_json() for h in detect_pii(doc["body"] or "", "body")]
     for a in session.store.con.execute("SELECT name, text FROM attachments WHERE message = ? ORDER BY ord", (doc["id"],)):
@@ -496,7 +604,7 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
     # final_calibration to the log-odds of that P.
     intercept = float(model.intercept_[which])
     raw = float(contrib.sum()) + intercept
-    listed = sum(t["weight"] for t in towards) + sum(t["weight"] for t in against)
+    listed = sum(t["weight"] for t in towards + against + absent_towards + absent_against)
     a, b = model.platt_[which]
     final = getattr(model, "final_platt_", None)
     return {"doc_id": doc_id, "persona": persona, "probability": prob, "threshold": float(model.threshold_),
@@ -505,6 +613,7 @@ def explain(session, doc_id: str, persona: str, top: int = 15) -> dict[str, Any]
             "calibration": {"slope": float(a), "intercept": float(b)},
             "final_calibration": None if final is None else {"slope": float(final[0]), "intercept": float(final[1])},
             "sensitive": prob >= model.threshold_, "towards_sensitive": towards, "towards_not_sensitive": against,
+            "absent_towards_sensitive": absent_towards, "absent_towards_not_sensitive": absent_against,
             "pii": pii, "cues": cues}
 
 

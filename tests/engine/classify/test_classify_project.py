@@ -517,3 +517,116 @@ def test_a_sweep_that_cannot_run_does_not_fail_a_committed_training(project, mon
     second = train(s, "p1", full=True)
     assert second.version == first.version + 1 and str(_model_path(s, "p1")) == second.path
     assert "old model files of p1 not removed: database is locked" in caplog.text
+
+
+# ------------------------------------------------------------------------------ explain: only what the message has
+def _mixed_senders_project(tmp_path):
+    """60 real messages from internal (corp.com) and external senders, with and without Cc, so
+    that sender_internal / sender_external and the recipient counts vary; p1 judged."""
+    rng = random.Random(7)
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    sens = []
+    for i in range(60):
+        s = i % 3 == 0
+        text = rng.choice(SENSITIVE if s else PLAIN) + " " + rng.choice(PLAIN)
+        sender = ["ann@corp.com", "bob@corp.com", "zed@outside.net", "yan@other.org"][i % 4]
+        cc = "Cc: eve@corp.com, fay@other.org\n" if i % 5 == 0 else ""
+        to = "carl@corp.com" if i % 2 else "carl@corp.com, dee@other.org"
+        (folder / f"{i:03d}.eml").write_text(
+            f"Message-ID: <x{i}@corp.com>\nDate: Mon, {1 + i % 28} Mar 2001 {i % 24:02d}:23:00 -0800\n"
+            f"From: {sender}\nTo: {to}\n{cc}Subject: note {i} {text.split()[0]}\n\n{text}\n")
+        sens.append(f"p1 x{i}@corp.com {int(s)}")
+    (tmp_path / "sens.txt").write_text("\n".join(sens) + "\n")
+    (tmp_path / "personas.json").write_text(json.dumps([{"id": "p1", "name": "Persona One"}]))
+    s = Session.create(tmp_path / "proj")
+    s.ingest([folder], workers=0)
+    import_judgments(s, sensitivity_path=tmp_path / "sens.txt", personas_path=tmp_path / "personas.json")
+    return s
+
+
+def _oracle_dense(model, doc):
+    """The message's dense features before standardising, by the one-message functions."""
+    from sasc_desktop.engine.classify import cues as Q
+    from sasc_desktop.engine.classify import features as F
+    space = model.space_
+    f = {f"meta:{k}": v for k, v in F.metadata_features(doc, space.internal_domains_).items()}
+    f.update({f"net:{k}": v for k, v in F.network_features(doc, space.central_).items()})
+    f.update({f"pii:{k}": v for k, v in F.pii_features(
+        "\n".join((doc.subject, doc.body[:F.MAX_TEXT], doc.attachments[:F.MAX_TEXT]))).items()})
+    f.update({f"cue:{k}": v for k, v in Q.cue_features(doc.subject, doc.body[:F.MAX_TEXT]).items()})
+    return f
+
+
+@pytest.mark.parametrize("kind", ["lr", "or"])
+def test_explain_lists_as_present_only_what_the_message_has(tmp_path, kind):
+    """The reviewer's case: standardised, a feature the message lacks (value 0, below the mean)
+    times a negative weight contributes towards sensitive, and explain listed it there as if the
+    message had it (meta:sender_external AND meta:sender_internal at +0.044 for one message).
+    towards_sensitive / towards_not_sensitive now hold only features the message has (checked
+    against the one-message feature functions), the ones it lacks are in absent_towards_*, with
+    present, value and an honest label; all four lists and other_contributions still add up to
+    the raw score, and with no limit they hold every non-zero contribution, each once."""
+    from sasc_desktop.engine.classify.features import load_docs
+    s = _mixed_senders_project(tmp_path)
+    try:
+        train(s, "p1", kind=kind)
+        model = load_model(s, "p1")
+        docs = dict((d.doc_id, d) for _, d in load_docs(s.store))
+        seen_absent_positive = set()
+        for doc_id, doc in docs.items():
+            raw = _oracle_dense(model, doc)
+            e = explain(s, doc_id, "p1")
+            lists = {k: e.get(k, []) for k in ("towards_sensitive", "towards_not_sensitive",
+                                                "absent_towards_sensitive", "absent_towards_not_sensitive")}
+            for key, entries in lists.items():  # listed as had = had (words: in the text)
+                assert all((t["weight"] > 0) == ("not_sensitive" not in key) for t in entries)
+                assert [t["feature"] for t in entries if (t["feature"] not in raw or raw[t["feature"]] != 0)
+                        != (not key.startswith("absent"))] == [], (doc_id, key)
+            for key, entries in lists.items():
+                for t in entries:
+                    has = t["feature"] not in raw or raw[t["feature"]] != 0
+                    assert t["present"] is has and set(t) >= {"feature", "block", "name", "weight", "value", "label"}
+                    if t["feature"] in raw:
+                        assert t["value"] == pytest.approx(raw[t["feature"]], abs=1e-6)
+                    if key.startswith("absent"):
+                        assert t["value"] == 0
+            # the reviewer's pair: never both "towards sensitive" as features the message has
+            towards = {t["feature"] for t in e["towards_sensitive"]}
+            assert not {"meta:sender_internal", "meta:sender_external"} <= towards
+            for t in e["absent_towards_sensitive"]:
+                seen_absent_positive.add(t["feature"])
+                if t["feature"] == "meta:sender_internal":
+                    assert t["label"] == "sender is not internal" and raw["meta:sender_internal"] == 0
+                if t["feature"] == "meta:sender_external":
+                    assert t["label"] == "sender is not external" and raw["meta:sender_external"] == 0
+            listed = sum(t["weight"] for entries in lists.values() for t in entries)
+            assert listed + e["other_contributions"] + e["intercept"] == pytest.approx(e["raw_score"], abs=1e-5)
+        assert seen_absent_positive  # (the case happens in this collection)
+        # no limit: every non-zero contribution once, nothing left over
+        doc_id = next(iter(docs))
+        e = explain(s, doc_id, "p1", top=10 ** 6)
+        every = [t for k in ("towards_sensitive", "towards_not_sensitive", "absent_towards_sensitive",
+                             "absent_towards_not_sensitive") for t in e[k]]
+        contrib = model.contributions(api.doc_matrix(s, model, [doc_id]))
+        shown = np.flatnonzero(np.round(contrib, 6))  # (smaller ones are other_contributions)
+        assert sorted(t["feature"] for t in every) == sorted(model.space_.names_[j] for j in shown)
+        assert e["other_contributions"] == pytest.approx(float(contrib.sum() - contrib[shown].sum()), abs=1e-5)
+    finally:
+        s.close()
+
+
+def test_explain_labels_say_what_the_message_has():
+    from sasc_desktop.engine.classify.api import feature_label
+    assert feature_label("meta", "sender_internal", False, 0.0) == "sender is not internal"
+    assert feature_label("meta", "sender_internal", True, 1.0) == "sender is internal"
+    assert feature_label("meta", "n_recipients", True, float(np.log1p(3))) == "3 recipient(s)"
+    assert feature_label("meta", "n_cc", False, 0.0) == "nobody in Cc"
+    assert feature_label("pii", "payment_card_count", True, float(np.log1p(2))) == \
+        "personal information: payment card (2 found)"
+    assert feature_label("pii", "payment_card_count", False, 0.0) == "no payment card found"
+    assert feature_label("pii", "any_pii", False, 0.0) == "no personal information found"
+    assert feature_label("cue", "legal_body", False, 0.0) == "no legal cue words in the body"
+    assert feature_label("cue", "legal_subject", True, 1.0) == "legal cue words in the subject"
+    assert feature_label("body", "salary", True, 0.3) == "body word “salary”"
+    assert feature_label("net", "sender_pagerank", False, 0.0) == "sender network: sender pagerank is 0"

@@ -496,7 +496,8 @@ def test_explanation_numbers_add_up(project, kind):
         which = e["deciding_model"]
         assert e["intercept"] == model.intercept_[which]
         assert e["raw_score"] == pytest.approx(float((x @ model.coef_[which])[0]) + model.intercept_[which], abs=1e-12)
-        listed = sum(t["weight"] for t in e["towards_sensitive"] + e["towards_not_sensitive"])
+        listed = sum(t["weight"] for k in ("towards_sensitive", "towards_not_sensitive", "absent_towards_sensitive",
+                                           "absent_towards_not_sensitive") for t in e[k])
         assert listed + e["other_contributions"] + e["intercept"] == pytest.approx(e["raw_score"], abs=1e-5)
         c = e["calibration"]
         p = _sigmoid(c["slope"] * e["raw_score"] + c["intercept"])
