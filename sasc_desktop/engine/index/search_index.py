@@ -424,14 +424,19 @@ def _check_syntax(text: str, fields: list[str]) -> str:
     dropping a bracket or a quote), as a QueryError quoting the query and saying how to write it:
     a quote or a bracket not closed, a ")" without its "(", a field name followed by nothing, a
     field Whoosh does not know, AND/OR/NOT with nothing on one side. Returns the text with field
-    names lower-cased (From:ann is from:ann). Quoted text is a phrase, never checked."""
+    names lower-cased (From:ann is from:ann) and a "-" before a word made NOT (budget -draft is
+    budget NOT draft; Whoosh searched for draft too; e-mail and 2001-03 are words). Quoted text is
+    a phrase, never checked."""
     def fail(problem: str) -> QueryError:
         return QueryError(f"cannot understand the query {text!r}: {problem}")
 
     out: list[str] = []
     opened: list[tuple[int, str]] = []   # (position of "(", the field before it or "")
-    quote = -1
+    quote = negated = -1
     i, n = 0, len(text)
+
+    def starts(i: int) -> bool:  # a word starts at i
+        return i == 0 or text[i - 1].isspace() or text[i - 1] == "(" or negated == i - 1
     while i < n:
         c = text[i]
         if quote >= 0:
@@ -446,7 +451,12 @@ def _check_syntax(text: str, fields: list[str]) -> str:
             if not opened:
                 raise fail('a ")" has no "(" before it; remove it, or add the "(" where the group starts')
             opened.pop()
-        elif i == 0 or text[i - 1].isspace() or text[i - 1] == "(":
+        elif c == "-" and starts(i) and i + 1 < n and not text[i + 1].isspace() and text[i + 1] != "-":
+            out.append("NOT ")   # -draft leaves out draft (Whoosh searched for it)
+            negated = i
+            i += 1
+            continue
+        elif starts(i):
             m = _FIELD_AT.match(text, i)
             if m:
                 name, rest = m.group(1), text[m.end():m.end() + 1]
@@ -536,8 +546,9 @@ FILTER_FIELDS = {"date", "from", "to", "thread", "folder"}
 
 def _filters_restrict(q):
     """Words are OR-ed for ranking, but a filter (date:, from:, to:, ...) or a NOT beside them
-    must restrict them: Or([words..., filter, Not(x)]) -> AndNot(And([Or(words), filter]), x).
-    Applied to every Or in the query tree."""
+    must restrict them: Or([words..., filter, Not(x)]) -> AndNot(And([Or(words), filter]), x);
+    without words, a NOT restricts the filters: Or([filter, Not(x)]) -> AndNot(filter, x)
+    (filters alone stay OR-ed: from:ann OR from:bob). Applied to every Or in the query tree."""
     if isinstance(q, wq.CompoundQuery) or isinstance(q, wq.Not):
         kids = [_filters_restrict(k) for k in q.children()]
         q = q.__class__(kids[0]) if isinstance(q, wq.Not) else _rebuild(q, kids)
@@ -548,11 +559,16 @@ def _filters_restrict(q):
     rest = [k for k in kids if not isinstance(k, wq.Not)]
     filters = [k for k in rest if _is_filter(k)]
     words = [k for k in rest if not _is_filter(k)]
-    if not words or (not filters and not nots):
+    if not nots and (not words or not filters):
         return q
-    out = wq.Or(words) if len(words) > 1 else words[0]
-    if filters:
-        out = wq.And([out, *filters])
+    if not words and not filters:  # (only NOTs)
+        return q
+    if words:
+        out = wq.Or(words) if len(words) > 1 else words[0]
+        if filters:
+            out = wq.And([out, *filters])
+    else:  # filters and NOTs: date:2001-03 NOT budget (was: in March 2001 OR not about budget)
+        out = wq.Or(filters) if len(filters) > 1 else filters[0]
     if nots:
         out = wq.AndNot(out, wq.Or(nots) if len(nots) > 1 else nots[0])
     return out

@@ -63,6 +63,13 @@ def ids(session, query):
     ("date:2001-03", ["pn2@x"]),
     ("budget ANDNOT draft", ["jn@x", "pn1@x"]),                 # (ANDNOT and ANDMAYBE raised a TypeError)
     ("budget ANDMAYBE draft", ["jn@x", "pn1@x", "ps@x"]),
+    ("budget -draft", ["jn@x", "pn1@x"]),                      # -word leaves it out (was: OR draft)
+    ('budget -from:"Patricia Nolan"', ["jn@x", "ps@x"]),
+    ("-budget", ["pn2@x"]),
+    ("lunch -", ["pn2@x"]),                                     # a lone "-": punctuation
+    ("date:2001 -budget", ["pn2@x"]),                           # a NOT restricts a filter alone too
+    ("date:2001 NOT budget", ["pn2@x"]),                        # (was: in 2001 OR not about budget)
+    ("from:nolan OR date:2001-04", ["jn@x", "pn1@x", "pn2@x", "ps@x"]),  # filters alone stay OR-ed
 ])
 def test_queries_that_work(project, query, expected):
     assert ids(project, query) == expected
