@@ -326,12 +326,19 @@ class MainWindow(QMainWindow):
         else:
             self.job_bar.setRange(0, 0)
 
-    def _status_progress(self, done: int, total: Optional[int], message: str) -> None:
+    def _status_progress(self, done: int, total: Optional[int], message: str, scale: str = "") -> None:
+        """A project being opened (or built): its step in the status bar (and, with no project
+        yet, in the document view). ``scale``: what is done, when done / total are a fraction on a
+        scale (the demo build's 0-1000 over all its stages), shown as a percentage, not as counts:
+        '<scale>: 24% — <message>'."""
         if total:
             self.busy_bar.setRange(0, total)
             self.busy_bar.setValue(min(done, total))
         if message:
-            text = f"{message}: {done:,} of {total:,}" if total else message
+            if total and scale:
+                text = f"{scale}: {min(100, 100 * done // total)}% — {message}"
+            else:
+                text = f"{message}: {done:,} of {total:,}" if total else message
             self.flash(text, 3000)
             if self.session is None and self.info is None:
                 self.doc_view.clear(text)
@@ -346,7 +353,8 @@ class MainWindow(QMainWindow):
         root = Path(root).expanduser()
         return self._load(lambda p: Session.create(root), f"Creating a project in {root}", root)
 
-    def _load(self, make: Callable, label: str, root: Path) -> Task:
+    def _load(self, make: Callable, label: str, root: Path,
+              on_progress: Optional[Callable[[int, Optional[int], str], None]] = None) -> Task:
         # Leaving this project: its training stops (at its next step; nothing of it is written),
         # and none starts until the new one is open.
         if self._train_task is not None:
@@ -393,7 +401,7 @@ class MainWindow(QMainWindow):
             if self.info is None:
                 self.doc_view.clear(f"The project could not be opened: {exc}")
             self.project_failed.emit(exc)
-        return self.worker.run(op, done, failed, label=label, on_progress=self._status_progress)
+        return self.worker.run(op, done, failed, label=label, on_progress=on_progress or self._status_progress)
 
     def _project_ready(self, info: dict[str, Any]) -> None:
         self.info = info
@@ -479,6 +487,8 @@ class MainWindow(QMainWindow):
         else:
             self.doc_view.clear("Building the demo collection (first run only)…")
 
+        building = {"now": False}  # the build reports on a 0-1000 scale: percentages while it runs
+
         def make(progress):
             if build is None:
                 return Session.open(root, progress)
@@ -493,9 +503,17 @@ class MainWindow(QMainWindow):
                 raise ProjectError(refuse_reason(root, status))
             if status == "incomplete":  # only build files: emptied (the folder itself stays), rebuilt
                 remove_unfinished(root)
+            building["now"] = True  # (and after: the late delivery of its last step, "demo project ready")
             build(root, progress)
-            return Session.open(root, progress)
-        return self._load(make, "Opening the demo project" if built else "Building the demo project", root)
+            return Session.open(root, progress)  # a project just built: nothing to repair, no steps
+
+        def shown(done, total, message):
+            if building["now"]:
+                self._status_progress(done, total, message, scale="Building the demo collection (first run only)")
+            else:
+                self._status_progress(done, total, message)
+        return self._load(make, "Opening the demo project" if built else "Building the demo project", root,
+                          on_progress=shown)
 
     # search and documents ---------------------------------------------------------------
     def focus_query(self) -> None:

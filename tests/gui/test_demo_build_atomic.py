@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 
@@ -112,3 +113,27 @@ def test_a_demo_folder_holding_other_files_is_not_deleted(qtbot, window, monkeyp
     assert "holds other files" in str(sig.args[0])
     assert (root / "notes.txt").read_text() == "mine"
     assert "holds other files" in window.error_dialogs[-1].informativeText()
+
+
+def test_the_first_start_shows_the_build_s_progress_as_a_percentage(qtbot, window, monkeypatch):
+    """The build reports on a 0-1000 scale over its stages: shown as '…: 22%', never as
+    '222 of 1,000' (the demo has 3,000 messages)."""
+    monkeypatch.setattr(demo_project, "DEMO_MESSAGES", N)
+    shown = []
+    real = window._status_progress
+
+    def recording(done, total, message, *args, **kwargs):
+        real(done, total, message, *args, **kwargs)
+        shown.append((window.message_label.text(), window.doc_view.header.text()))
+    monkeypatch.setattr(window, "_status_progress", recording)
+    info = loaded(qtbot, window)
+    assert info["stats"]["messages"] == N
+    texts = [t for pair in shown for t in pair]
+    assert shown and not any("of 1,000" in t for t in texts)
+    steps = [t for t, _ in shown]
+    lead = "Building the demo collection (first run only): "
+    assert all(re.fullmatch(re.escape(lead) + r"\d{1,3}% — .+", t) for t in steps), steps
+    assert steps[-1] == lead + "100% — demo project ready"
+    assert any("% — writing demo mail" in t for t in steps) and any("% — importing" in t for t in steps)
+    percents = [int(t[len(lead):].split("%")[0]) for t in steps]
+    assert percents == sorted(percents) and 0 <= percents[0] < 100
