@@ -90,8 +90,12 @@ class Judgments:
         gs = self.sensitivity
         sizes = np.zeros(T, dtype=np.int64)
         grades: list[int] = []
-        j_topic: list[int] = []       # judged-sensitivity entries: topic index, grade (-1: not in qrels), level
+        # judged-sensitivity entries: topic index, grade (0 when not in the qrels), whether the
+        # document is in the qrels (kept apart from the grade: every grade, -1 included, is a
+        # valid qrels grade), level
+        j_topic: list[int] = []
         j_grade: list[int] = []
+        j_inq: list[bool] = []
         j_level: list[int] = []
         for i, t in enumerate(topics):
             q = self.qrels.get(t, {})
@@ -103,10 +107,12 @@ class Judgments:
                 docs.extend(d for d in gs.keys() & q.keys() if not ts or d not in ts)
             if docs:
                 j_topic.extend([i] * len(docs))
-                j_grade.extend([q.get(d, -1) for d in docs])
+                j_grade.extend([q.get(d, 0) for d in docs])
+                j_inq.extend([d in q for d in docs])
                 j_level.extend([ts[d] if ts and d in ts else gs[d] for d in docs])
         counts = _class_counts(T, sizes, np.array(grades, dtype=np.int64), np.array(j_topic, dtype=np.int64),
-                               np.array(j_grade, dtype=np.int64), np.array(j_level, dtype=np.int64))
+                               np.array(j_grade, dtype=np.int64), np.array(j_inq, dtype=bool),
+                               np.array(j_level, dtype=np.int64))
         self._counts[topics] = counts
         return counts
 
@@ -134,19 +140,20 @@ class Judgments:
 
 
 def _class_counts(T: int, sizes: np.ndarray, grades: np.ndarray, j_topic: np.ndarray, j_grade: np.ndarray,
-                  j_level: np.ndarray) -> np.ndarray:
+                  j_in_qrels: np.ndarray, j_level: np.ndarray) -> np.ndarray:
     """Counts [T, G, L] from the qrels grades (all at level 0) corrected by the sensitivity
-    judgments: a judged qrels document moves from (grade, 0) to (grade, level); a per-topic
-    judgment of a document outside the qrels (grade -1 here) adds a (0, level) document."""
+    judgments: a judged qrels document (``j_in_qrels``) moves from (grade, 0) to (grade,
+    level); a per-topic judgment of a document outside the qrels adds a (0, level) document.
+    Negative grades count as 0 and negative levels ("I don't know") as 0, as the measures do."""
     grades = np.maximum(grades, 0)
-    in_qrels = j_grade >= 0
-    jg = np.maximum(j_grade, 0)
+    jg = np.where(j_in_qrels, np.maximum(j_grade, 0), 0)
+    jl = np.maximum(j_level, 0)
     G = int(max(grades.max(initial=0), jg.max(initial=0))) + 1
-    L = int(j_level.max(initial=0)) + 1
+    L = int(jl.max(initial=0)) + 1
     size = max(T, 1) * G * L
     flat = np.bincount((np.repeat(np.arange(T), sizes) * G + grades) * L, minlength=size)
-    flat += np.bincount((j_topic * G + jg) * L + j_level, minlength=size)
-    flat -= np.bincount(((j_topic * G + jg) * L)[in_qrels], minlength=size)
+    flat += np.bincount((j_topic * G + jg) * L + jl, minlength=size)
+    flat -= np.bincount(((j_topic * G + jg) * L)[j_in_qrels], minlength=size)
     return flat[: T * G * L].reshape(T, G, L)
 
 
