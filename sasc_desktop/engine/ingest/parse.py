@@ -12,7 +12,7 @@ from email.policy import compat32
 from email.utils import getaddresses, parsedate_to_datetime
 
 from ..records import Attachment, Message
-from .text import decode_bytes, decode_header_value, html_to_text, safe_filename
+from .text import decode_bytes, decode_header_value, html_to_text_checked, safe_filename
 
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+[ \t]*:")
 _MSGID = re.compile(r"<([^<>\s]+)>")
@@ -169,7 +169,9 @@ class _Walker:
             if note:
                 self.notes.append(f"attachment {original or ctype}: {note}")
             if ctype in ("text/html", "application/xhtml+xml"):
-                text = html_to_text(text)
+                text, note = html_to_text_checked(text)
+                if note:
+                    self.notes.append(f"attachment {original or ctype}: {note}")
         ext = {"text/plain": ".txt", "text/html": ".html", "text/csv": ".csv"}.get(ctype, ".bin")
         self.attachments.append(Attachment(
             name=safe_filename(original, fallback=f"attachment-{len(self.attachments) + 1}{ext}"),
@@ -190,9 +192,10 @@ class _Walker:
             sub_notes: list[str] = []
             sub = _Walker(sub_notes)
             sub.walk(inner, depth + 1)
+            body = sub.body()  # (before its notes are taken: it may add one)
             self.notes.extend(f"nested message: {n}" for n in sub_notes)
             heads = [f"{h}: {decode_header_value(inner.get(h))[0]}" for h in ("From", "To", "Date", "Subject") if inner.get(h)]
-            text = "\n".join(heads) + "\n\n" + sub.body()
+            text = "\n".join(heads) + "\n\n" + body
             extra = "\n\n".join(a.text for a in sub.attachments if a.text)
             text = text + ("\n\n" + extra if extra else "")
             self.attachments.extend(a for a in sub.attachments if not a.text or a.is_message)
@@ -207,7 +210,13 @@ class _Walker:
         parts = [p for p in self.plain if p.strip()]
         if parts:
             return "\n\n".join(parts).strip()
-        return "\n\n".join(html_to_text(h) for h in self.html).strip()
+        texts = []
+        for h in self.html:
+            text, note = html_to_text_checked(h)
+            if note:
+                self.notes.append(f"HTML body: {note}")
+            texts.append(text)
+        return "\n\n".join(texts).strip()
 
 
 def parse_message(raw: bytes, location: str, folder: str = "") -> Message:

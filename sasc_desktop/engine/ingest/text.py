@@ -89,39 +89,182 @@ def _unfold(text: str) -> str:
 
 
 _BLOCK = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol",
-          "blockquote", "pre", "hr", "section", "article", "header", "footer", "dt", "dd", "title"}
-_SKIP = {"script", "style", "head", "noscript", "template", "svg", "object", "iframe"}
+          "blockquote", "pre", "hr", "section", "article", "header", "footer", "dt", "dd", "title",
+          "noscript", "object", "iframe", "svg", "math", "noframes", "template"}
+# Content never shown: scripts and styles (raw text: HTMLParser hands it over whole) and
+# templates (inert). Fallback content is shown: <noscript> (what a reader sees when no script
+# runs), <object> and <iframe> (nothing remote is loaded), and SVG / MathML text.
+_RAW = {"script", "style"}
+_HIDDEN = _RAW | {"template"}
+# What may stand in a <head> (HTML's "in head" rules). Anything else ends the head, as in a
+# browser, also where </head> is missing: <body>, any other start tag, text outside its <title>.
+_HEAD_CONTENT = {"base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes",
+                 "style", "script", "template"}
+_HEAD_ENDERS = {"head", "body", "html", "br"}  # end tags that end the head
+_FIRST_TAG = re.compile(r"<[A-Za-z/!?]")
+_MAX_REREADS = 20  # unended scripts or styles read past in one document; then the tags are stripped
 
 
 class _TextExtractor(HTMLParser):
+    """The text a reader sees. Content not shown (scripts, styles, templates, the head and its
+    title) is held aside while its element is open and dropped when the element ends. An
+    element the document never ends gives its text back: it must not swallow the rest of the
+    document. A script or style the document never ends ends where its first tag begins."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.out: list[str] = []
-        self.skip = 0
+        self.hidden: list[tuple[str, list[str]]] = []  # open elements not shown, innermost last
+        self.head = "before"                           # before | in | after (the head)
+
+    def _emit(self, text: str) -> None:
+        (self.hidden[-1][1] if self.hidden else self.out).append(text)
+
+    def _top(self) -> str:
+        return self.hidden[-1][0] if self.hidden else ""
+
+    def _close(self, tag: str) -> None:
+        """End the innermost open hidden ``tag`` (and the hidden elements inside it)."""
+        for i in range(len(self.hidden) - 1, -1, -1):
+            if self.hidden[i][0] == tag:
+                del self.hidden[i:]
+                return
+
+    def _end_head(self) -> None:
+        if self.head == "in":
+            self._close("head")
+        self.head = "after"
+
+    def _in_head(self) -> bool:
+        """In the head itself or its title (not in a script, style or template there)."""
+        return self.head == "in" and self._top() in ("head", "title")
 
     def handle_starttag(self, tag, attrs):
-        if tag in _SKIP:
-            self.skip += 1
-        elif tag in _BLOCK:
-            self.out.append("\n")
-            if tag == "li":
-                self.out.append("- ")
-        elif tag in ("td", "th"):
-            self.out.append("\t")
+        self._start(tag, closed=False)
 
     def handle_startendtag(self, tag, attrs):
-        if tag in ("br", "hr"):
-            self.out.append("\n")
+        self._start(tag, closed=True)
+
+    def _in_template(self) -> bool:
+        return any(tag == "template" for tag, _ in self.hidden)
+
+    def _start(self, tag: str, closed: bool) -> None:
+        if self._in_template():  # inert content: its layout only (it is shown if never ended)
+            if tag in _HIDDEN and not closed:
+                self.hidden.append((tag, []))
+            elif tag in _BLOCK or tag in ("td", "th"):
+                self._emit("\t" if tag in ("td", "th") else "\n")
+            return
+        if tag == "head":  # only before anything else (a browser ignores a later one)
+            if self.head == "before" and not closed:
+                self.head = "in"
+                self.hidden.append(("head", []))
+            return
+        if tag == "html":
+            return
+        if self._in_head():
+            if tag not in _HEAD_CONTENT:
+                self._end_head()
+            elif tag == "title":
+                if not closed:
+                    self._close("title")
+                    self.hidden.append(("title", []))
+                return
+        elif self.head == "before" and tag not in _HEAD_CONTENT:
+            self.head = "after"
+        if tag in _HIDDEN:
+            if not closed:
+                self.hidden.append((tag, []))
+        elif tag in ("br", "hr"):
+            self._emit("\n")
+        elif tag in _BLOCK:
+            self._emit("\n")
+            if tag == "li":
+                self._emit("- ")
+        elif tag in ("td", "th"):
+            self._emit("\t")
 
     def handle_endtag(self, tag):
-        if tag in _SKIP:
-            self.skip = max(0, self.skip - 1)
+        if tag in _HIDDEN or (tag == "title" and self._in_head()):
+            self._close(tag)
+        elif tag in _HEAD_ENDERS and self.head != "after" and not self._in_template():
+            self._end_head()
+            if tag == "br":
+                self._emit("\n")
         elif tag in _BLOCK:
-            self.out.append("\n")
+            self._emit("\n")
 
     def handle_data(self, data):
-        if not self.skip:
-            self.out.append(data)
+        if data.strip():
+            if self._in_head() and self._top() == "head":
+                self._end_head()  # text in the head is shown: the head ended before it
+            elif self.head == "before":
+                self.head = "after"
+        self._emit(data)
+
+    def close(self) -> None:
+        super().close()
+        reread = 0
+        while True:  # elements the document never ended, innermost first
+            # HTMLParser leaves what follows an unended script or style unread (newer Pythons
+            # hand it over as its text, and read more elements as raw text): such an element
+            # ends where its first tag begins, and the rest is read as the document it is.
+            rest = self.rawdata if getattr(self, "cdata_elem", None) else ""
+            self.clear_cdata_mode()
+            self.rawdata = ""
+            if self._top() in _RAW:
+                rest = "".join(self.hidden.pop()[1]) + rest  # script or style: not shown
+                found = _FIRST_TAG.search(rest)
+                rest = rest[found.start():] if found else ""
+            elif rest:  # another element read as raw text: shown
+                found = _FIRST_TAG.search(rest)
+                self._emit(rest[:found.start()] if found else rest)
+                rest = rest[found.start():] if found else ""
+            elif self.hidden:  # a template, the head, its title: gives back its text
+                self._emit("".join(self.hidden.pop()[1]))
+                continue
+            else:
+                return
+            if rest and reread >= _MAX_REREADS:  # each re-read reads the rest again: bounded
+                self._emit(_crude_text(rest))
+            elif rest:
+                reread += 1
+                self.feed(rest)
+                super().close()
+
+
+# What a reader could see in HTML, roughly: what is left once comments, scripts, styles,
+# templates and titles are taken out with the tags (in linear time, whatever the document).
+_NOT_SHOWN = re.compile(r"<!--|<(script|style|template|title)\b", re.I)
+_TAG = re.compile(r"<[^<>]*>")
+_TAG_REST = re.compile(r"[^<>]*>")
+
+
+def _crude_text(html: str) -> str:
+    low = html.lower()
+    out: list[str] = []
+    pos = 0
+    unended: set[str] = set()  # no end after some point: none later has one either
+    while (found := _NOT_SHOWN.search(html, pos)) is not None:
+        out.append(html[pos:found.start()])
+        name = (found.group(1) or "--").lower()
+        end = -1
+        if name not in unended:
+            end = low.find("-->" if name == "--" else "</" + name, found.end())
+            if end < 0:
+                unended.add(name)
+            elif name == "--":
+                end += 3
+            else:
+                rest = _TAG_REST.match(html, end + 1)
+                end = rest.end() if rest else end + 2 + len(name)
+        if end < 0:  # never ended: only the tag goes
+            rest = _TAG_REST.match(html, found.end())
+            end = rest.end() if rest else found.end()
+        out.append(" ")
+        pos = end
+    out.append(html[pos:])
+    return unescape(_TAG.sub(" ", "".join(out)))
 
 
 def html_to_text(html: str) -> str:
@@ -132,11 +275,28 @@ def html_to_text(html: str) -> str:
         parser.close()
         text = "".join(parser.out)
     except Exception:  # HTMLParser is lenient, but never let a page stop an import
-        text = unescape(re.sub(r"<[^>]*>", " ", html))
+        text = _crude_text(html)
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
     text = text.replace("\xa0", " ")
     text = re.sub(r"[ \t\r\f\v]+", " ", text)
     text = re.sub(r" *\n *", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def html_to_text_checked(html: str) -> tuple[str, str | None]:
+    """(text, note): :func:`html_to_text`, and, when that finds no text although the HTML has
+    visible characters (letters or digits outside tags, comments, scripts, styles, templates
+    and titles), the text with the tags stripped and a note saying so: never silently nothing."""
+    text = html_to_text(html)
+    if text:
+        return text, None
+    crude = _tidy(_crude_text(html))
+    if not any(ch.isalnum() for ch in crude):
+        return text, None
+    return crude, "no readable text was found in its HTML, although it has some; the text was taken with the tags stripped"
 
 
 _PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|sv|wg|antw|tr|rif)(\[\d+\])?\s*:\s*|\[[^\]]{1,40}\]\s*)+", re.I)
