@@ -201,6 +201,13 @@ def feature_label(block: str, name: str) -> str:
     return f"{what}: {name.replace('_', ' ')}"
 
 
+def entry_label(entry: dict[str, Any]) -> str:
+    """What a listed feature says of this message: the engine's own label (true of the message:
+    "sender is external", "sender is not internal"), or, for an explanation made before the
+    engine gave labels, the feature's name in words."""
+    return entry.get("label") or feature_label(entry["block"], entry["name"])
+
+
 def percent(p: float) -> str:
     return f"{100.0 * p:.1f}%"
 
@@ -232,8 +239,11 @@ def legend_html() -> str:
             + ' <span style="color:#888">— hover a highlight for its kind</span>')
 
 
-def sensitivity_html(info: Optional[dict[str, Any]], top: int = 5) -> str:
-    """The "Sensitivity" line for a payload's ``sensitivity`` entry; "" when there is nothing."""
+def sensitivity_html(info: Optional[dict[str, Any]], top: int = 5, top_absent: int = 3) -> str:
+    """The "Sensitivity" line for a payload's ``sensitivity`` entry; "" when there is nothing.
+    It names the (up to ``top``) features the message has that push it towards sensitive, then
+    (up to ``top_absent``) features whose absence does ("also: sender is not internal"); the
+    engine lists the two apart, so a message is never said to be both internal and external."""
     if not info:
         return ""
     who = html.escape(info.get("persona_name") or info.get("persona") or "")
@@ -246,12 +256,18 @@ def sensitivity_html(info: Optional[dict[str, Any]], top: int = 5) -> str:
     sensitive = bool(e["sensitive"])
     verdict = "likely sensitive" if sensitive else "likely releasable"
     colour = "#b02a2a" if sensitive else "#2b7a3d"
-    feats = [feature_label(f["block"], f["name"]) for f in e.get("towards_sensitive", [])[:top]]
+    feats = [entry_label(f) for f in e.get("towards_sensitive", [])[:top]]
+    lacks = [entry_label(f) for f in e.get("absent_towards_sensitive", [])[:top_absent]]
     n_pii, n_cue = len(e.get("pii", ())), len(e.get("cues", ()))
     line1 = (f'<b>Sensitivity</b> for {who}: <b style="color:{colour}">{percent(e["probability"])}</b> '
              f'— <span style="color:{colour}">{verdict}</span> '
              f'<span style="color:#666">(threshold {percent(e["threshold"])}; '
              f'{n_pii} PII hit{"s" if n_pii != 1 else ""}, {n_cue} cue word{"s" if n_cue != 1 else ""})</span>')
-    line2 = ('<span style="color:#555">Towards sensitive:</span> '
-             + (html.escape(", ".join(feats)) if feats else '<span style="color:#666">nothing</span>'))
+    line2 = '<span style="color:#555">Towards sensitive:</span> '
+    if not feats and not lacks:
+        line2 += '<span style="color:#666">nothing</span>'
+    else:
+        line2 += html.escape(", ".join(feats))
+        if lacks:
+            line2 += (' <span style="color:#555">· also:</span> ' if feats else "") + html.escape(", ".join(lacks))
     return f"{line1}<br>{line2}<br>{legend_html()}"

@@ -146,11 +146,19 @@ def test_panel_shows_the_probability_and_top_features(qtbot, window, trained):
         verdict = "likely sensitive" if e["sensitive"] else "likely releasable"
         assert verdict in text and ({"likely sensitive", "likely releasable"} - {verdict}).pop() not in text
         assert f"threshold {100 * e['threshold']:.1f}%" in text
-        feats = [feature_label(f["block"], f["name"]) for f in e["towards_sensitive"][:5]]
-        assert html.escape(", ".join(feats)) in text
+        # the engine's own words for what the message has, then (apart) what it lacks
+        assert all(f["present"] for f in e["towards_sensitive"])
+        assert not any(f["present"] for f in e["absent_towards_sensitive"])
+        has = [f["label"] for f in e["towards_sensitive"][:5]]
+        lacks = [f["label"] for f in e["absent_towards_sensitive"][:3]]
+        line = text.split("Towards sensitive:</span> ")[1].split("<br>")[0]
+        assert line == html.escape(", ".join(has)) + (
+            ' <span style="color:#555">· also:</span> ' + html.escape(", ".join(lacks)) if lacks else "")
         if len(e["towards_sensitive"]) > 5:
-            sixth = feature_label(e["towards_sensitive"][5]["block"], e["towards_sensitive"][5]["name"])
-            assert html.escape(sixth) not in text.split("Towards sensitive:")[1].split("<br>")[0].split(", ")
+            assert html.escape(e["towards_sensitive"][5]["label"]) not in line.split(" <span")[0].split(", ")
+        # never a feature and its opposite side by side as things the message has
+        shown_has = line.split(" <span")[0]
+        assert not ("sender is internal" in shown_has and "sender is external" in shown_has)
         assert text == sensitivity_html(window.doc_view.doc["sensitivity"])
     assert trained["explain"][trained["special"]]["sensitive"]  # the card message is the sensitive kind
 
@@ -277,3 +285,35 @@ def test_with_no_active_persona_the_message_shows_no_sensitivity_like_the_result
     finally:
         with Session.open(trained["root"]) as s:
             s.update_settings(active_persona="holly-palmer")
+
+
+def test_the_line_says_what_the_message_has_and_apart_what_it_lacks():
+    """The engine lists the features a message has and those whose absence pushes it towards
+    sensitive apart, with labels true of the message; the line uses them as they are."""
+    def f(block, name, w, present, label):
+        return {"feature": f"{block}:{name}", "block": block, "name": name, "weight": w, "present": present,
+                "value": 1.0 if present else 0.0, "label": label}
+    e = {"sensitive": True, "probability": 0.8, "threshold": 0.5, "pii": [], "cues": [],
+         "towards_sensitive": [f("meta", "sender_external", 0.044, True, "sender is external"),
+                               f("body", "salary", 0.03, True, "body word “salary”")],
+         "absent_towards_sensitive": [f("meta", "sender_internal", 0.044, False, "sender is not internal"),
+                                      f("meta", "n_cc", 0.01, False, "nobody in Cc"),
+                                      f("meta", "has_bcc", 0.009, False, "no Bcc recipients"),
+                                      f("meta", "is_reply", 0.001, False, "is not a reply")]}
+    info = {"persona": "p", "persona_name": "Holly Palmer", "explanation": e}
+    line = sensitivity_html(info).split("<br>")[1]
+    assert line == ('<span style="color:#555">Towards sensitive:</span> sender is external, body word “salary” '
+                    '<span style="color:#555">· also:</span> sender is not internal, nobody in Cc, no Bcc recipients')
+    # only absences
+    e2 = dict(e, towards_sensitive=[])
+    assert sensitivity_html(dict(info, explanation=e2)).split("<br>")[1] == (
+        '<span style="color:#555">Towards sensitive:</span> sender is not internal, nobody in Cc, no Bcc recipients')
+    # nothing at all
+    e3 = dict(e, towards_sensitive=[], absent_towards_sensitive=[])
+    assert sensitivity_html(dict(info, explanation=e3)).split("<br>")[1] == (
+        '<span style="color:#555">Towards sensitive:</span> <span style="color:#666">nothing</span>')
+    # an explanation of the shape before labels: the feature's name in words
+    old = dict(e, towards_sensitive=[{"block": "body", "name": "salary", "weight": 0.03}])
+    del old["absent_towards_sensitive"]
+    assert sensitivity_html(dict(info, explanation=old)).split("<br>")[1] == (
+        '<span style="color:#555">Towards sensitive:</span> body word “salary”')
