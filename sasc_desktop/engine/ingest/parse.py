@@ -2,6 +2,7 @@
 MalformedMessage (with a reason a person can read) only when there is no message to keep."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from functools import lru_cache
@@ -12,7 +13,7 @@ from email.policy import compat32
 from email.utils import getaddresses, parsedate_to_datetime
 
 from ..records import Attachment, Message
-from .text import decode_bytes, decode_header_value, html_to_text_checked, safe_filename
+from .text import decode_bytes, decode_header_value, html_to_text_checked, safe_filename, unique_names
 
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+[ \t]*:")
 _MSGID = re.compile(r"<([^<>\s]+)>")
@@ -258,6 +259,10 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     walker = _Walker(notes)
     walker.walk(msg)
     body = walker.body()
+    # One message's attachments have distinct names (a/report.txt and b/report.txt are both
+    # 'report.txt' once safe): the first keeps it, the others become 'report (2).txt'...
+    attachments = tuple(a if a.name == name else dataclasses.replace(a, name=name) for a, name in
+                        zip(walker.attachments, unique_names([a.name for a in walker.attachments])))
     from_addrs = addresses(sender)
     return Message(
         message_id=message_id, synthetic_id=synthetic, date=date_iso, timestamp=ts,
@@ -266,7 +271,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
         folder=h("X-Folder") or folder, importance=h("Importance"),
         priority=h("X-Priority") or h("Priority"), sensitivity_header=h("Sensitivity"),
         body=body, body_is_html=not any(p.strip() for p in walker.plain) and bool(walker.html),
-        attachments=tuple(walker.attachments), raw_sha256=sha, raw_size=len(raw),
+        attachments=attachments, raw_sha256=sha, raw_size=len(raw),
         location=location, notes=tuple(dict.fromkeys(notes)),
         from_addr=from_addrs[0] if from_addrs else "",
         recipient_addrs=tuple(dict.fromkeys(addresses(to, cc, bcc))),

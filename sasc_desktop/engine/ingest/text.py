@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from email.header import decode_header
 from html.parser import HTMLParser
 from html import unescape
@@ -311,17 +312,84 @@ def is_reply_or_forward(subject: str) -> bool:
     return bool(re.match(r"^\s*(re|fw|fwd|aw|sv|wg)(\[\d+\])?\s*:", subject or "", re.I))
 
 
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"|?*\\/]')
+MAX_NAME_BYTES = 200  # UTF-8 bytes: under every common file system's 255, with room to spare
+# Characters no file name may hold on some system (Windows), path separators, and characters
+# that look like a path separator where they are shown.
+_UNSAFE_CHARS = frozenset('<>:"|?*\\/\u2044\u2215\u29f8\uff0f\uff3c')
+# Windows device names: a file named so, with any extension, is the device, not a file.
+_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+                      | {f"{d}{n}" for d in ("COM", "LPT") for n in "0123456789\u00b9\u00b2\u00b3"})
+
+
+def _safe_char(ch: str) -> str:
+    if ch in _UNSAFE_CHARS:
+        return "_"
+    cat = unicodedata.category(ch)
+    if cat in ("Cf", "Cs"):  # bidi and other format controls (U+202E shows 'exe.PDF'), lone surrogates
+        return ""
+    return "_" if cat in ("Cc", "Zl", "Zp") else ch
+
+
+def is_reserved_name(name: str) -> bool:
+    """Whether Windows takes ``name`` for a device (CON, aux.txt, 'nul .pdf', COM1...)."""
+    return name.split(".", 1)[0].rstrip(" ").upper() in _RESERVED
+
+
+def _utf8_prefix(text: str, limit: int) -> str:
+    return text.encode("utf-8")[:max(limit, 0)].decode("utf-8", "ignore")
+
+
+def _split_ext(name: str) -> tuple[str, str]:
+    """(stem, extension with its dot); an extension is short (<= 16 bytes) and not the whole name."""
+    stem, dot, ext = name.rpartition(".")
+    if dot and stem and 0 < len(ext.encode("utf-8")) <= 16:
+        return stem, "." + ext
+    return name, ""
+
+
+def _fit(stem: str, tail: str) -> str:
+    """stem + tail in at most MAX_NAME_BYTES, the stem cut (never the tail: an extension)."""
+    stem = _utf8_prefix(stem, MAX_NAME_BYTES - len(tail.encode("utf-8")))
+    return (stem.rstrip(" .") or "_") + tail
 
 
 def safe_filename(name: str, fallback: str = "attachment") -> str:
-    """A file name that can never leave the folder it is written to: no path parts, no
-    control characters, no leading dots, not empty, at most 150 characters."""
+    """A file name that can never leave the folder it is written to, on any system: no path
+    parts, separators or look-alikes, no control or bidi/format characters, no leading dots,
+    no trailing dots or spaces, not a Windows device name (prefixed with '_'), not empty, at
+    most MAX_NAME_BYTES bytes of UTF-8 (its extension kept), in Unicode NFC."""
     name = (name or "").replace("\\", "/").split("/")[-1]
-    name = _UNSAFE.sub("_", name).strip().lstrip(".").strip()
-    if name in ("", ".", ".."):
-        name = fallback
-    if len(name) > 150:
-        stem, dot, ext = name.rpartition(".")
-        name = (stem[: 150 - len(ext) - 1] + "." + ext) if dot and len(ext) <= 10 else name[:150]
+    name = unicodedata.normalize("NFC", "".join(_safe_char(ch) for ch in name))
+    name = name.strip().lstrip(".").strip().rstrip(" .")
+    if not name:
+        if fallback == "attachment":
+            return fallback
+        return safe_filename(fallback)
+    if is_reserved_name(name):
+        name = "_" + name
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        name = _fit(*_split_ext(name))
     return name
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Safe names made distinct (ignoring case and Unicode form, as Windows and macOS do):
+    the first of a name keeps it, the others become 'name (2).ext', 'name (3).ext'... (a name
+    that was given keeps it, even when it comes after a repeat)."""
+    key = lambda n: unicodedata.normalize("NFC", n).casefold()  # noqa: E731
+    out: list[str | None] = [None] * len(names)
+    taken: set[str] = set()
+    for i, name in enumerate(names):
+        if key(name) not in taken:
+            taken.add(key(name))
+            out[i] = name
+    for i, name in enumerate(names):
+        if out[i] is not None:
+            continue
+        stem, ext = _split_ext(name)
+        n = 2
+        while key(candidate := _fit(stem, f" ({n}){ext}")) in taken:
+            n += 1
+        taken.add(key(candidate))
+        out[i] = candidate
+    return out  # type: ignore[return-value]
