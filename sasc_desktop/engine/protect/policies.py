@@ -15,7 +15,6 @@ sensitive* when ``prob >= threshold``.
 """
 from __future__ import annotations
 
-import math
 from typing import Callable, Sequence
 
 import numpy as np
@@ -32,9 +31,15 @@ def filter_list(order: np.ndarray, prob: np.ndarray, threshold: float = 0.5) -> 
 
 
 def dynamic_cutoff(k: int, n_predicted_sensitive: int, n_candidates: int) -> int:
-    if n_candidates <= 0:
+    """floor(k * (1 - p / n)) for p predicted-sensitive among n candidates, computed exactly in
+    integers as (k * (n - p)) // n (the floating-point form fell below the integer: 10 * (1 -
+    180/200) = 0.99999...). No candidates: k. p is taken within [0, n], so the cutoff is
+    within [0, k] (a negative cutoff would slice from the end of the list)."""
+    k, p, n = int(k), int(n_predicted_sensitive), int(n_candidates)
+    if n <= 0:
         return k
-    return int(math.floor(k * (1.0 - n_predicted_sensitive / n_candidates)))
+    p = min(max(p, 0), n)
+    return (k * (n - p)) // n
 
 
 def cluster_replace(order: Sequence[int], k: int, clusters: np.ndarray, prob: np.ndarray) -> np.ndarray:
