@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
 
 from ..engine.errors import SascError
 from .evidence import PAGE_CHARS, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
-from .models import short_date
+from .models import header_date, local_date
 
 log = logging.getLogger("sasc_desktop.gui")
 
@@ -238,7 +238,7 @@ class DocumentView(QWidget):
                  field_marks(explanation, "subject", subject)),
                 ("From", doc.get("from") or "", (), []), ("To", doc.get("to") or "", (), []),
                 ("Cc", doc.get("cc") or "", (), []), ("Bcc", doc.get("bcc") or "", (), []),
-                ("Date", short_date(doc.get("date")) or "(no date)", (), [])]
+                ("Date", header_date(doc.get("date")) or "(no date)", (), [])]
         lines = []
         for name, value, spans, marks in rows:
             if not value and name in ("Cc", "Bcc"):
@@ -281,7 +281,7 @@ class DocumentView(QWidget):
         thread = doc.get("thread", [])
         current = 0
         for i, t in enumerate(thread):
-            item = QListWidgetItem(f"{short_date(t.get('date')):16}   {t.get('sender') or ''}   —   {t.get('subject') or '(no subject)'}")
+            item = QListWidgetItem(f"{local_date(t.get('date')):16}   {t.get('sender') or ''}   —   {t.get('subject') or '(no subject)'}")
             item.setData(Qt.ItemDataRole.UserRole, t.get("doc_id"))
             if t.get("doc_id") == doc.get("doc_id"):
                 f = item.font()

@@ -48,6 +48,21 @@ def local_date(iso: Optional[str]) -> str:
     return short_date(iso) if when is None else when.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def header_date(iso: Optional[str]) -> str:
+    """The message's Date as its sender's clock gave it, with its UTC offset, and the same moment
+    on this computer's clock when that reads otherwise (the results list shows that one):
+    '2020-09-02 09:47 -07:00 (16:47 on this computer)'."""
+    when = _parse(iso)
+    if when is None:
+        return short_date(iso)
+    offset = when.strftime("%z") if datetime.fromisoformat(iso).tzinfo is not None else ""  # none given: none shown
+    own = f"{short_date(iso)} {offset[:3]}:{offset[3:]}" if offset else short_date(iso)
+    here = local_date(iso)
+    if here == short_date(iso):
+        return own
+    return f"{own} ({here[11:] if here[:10] == short_date(iso)[:10] else here} on this computer)"
+
+
 def display_name(sender: str) -> str:
     """'Jessica Tran <jessica.tran@x>' -> 'Jessica Tran' (the address when there is no name)."""
     name, addr = parseaddr(sender or "")

@@ -159,3 +159,22 @@ def test_dates_sort_by_time_and_the_sort_stays_across_pages_and_says_it_is_per_p
     assert [utc(h) for h in shown_hits(panel)] == sorted(utc(h) for h in shown_hits(panel)) or \
         [utc(h) for h in shown_hits(panel)] == sorted((utc(h) for h in shown_hits(panel)), reverse=True)
     assert "within this page" not in panel.summary.text()
+
+
+def test_dates_read_on_this_computer_s_clock_and_the_message_gives_its_own(monkeypatch):
+    import time
+    from sasc_desktop.gui.models import header_date, local_date, utc_timestamp
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        sent = "2020-09-02T09:47:00-07:00"  # 16:47 UTC, 18:47 in Berlin (summer time)
+        assert utc_timestamp(sent) == datetime(2020, 9, 2, 16, 47, tzinfo=timezone.utc).timestamp()
+        assert local_date(sent) == "2020-09-02 18:47"
+        assert header_date(sent) == "2020-09-02 09:47 -07:00 (18:47 on this computer)"
+        assert header_date("2020-09-02T23:47:00-07:00") == "2020-09-02 23:47 -07:00 (2020-09-03 08:47 on this computer)"
+        assert header_date("2020-09-02T18:47:00+02:00") == "2020-09-02 18:47 +02:00"
+        assert header_date("2020-09-02T09:47:00") == "2020-09-02 09:47 (11:47 on this computer)"  # no offset: UTC
+        assert (utc_timestamp(None), local_date(None), header_date(None)) == (None, "", "")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
