@@ -16,6 +16,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .errors import MeasureError
 from .formats import natural_sorted, qrels_map, sensitivity_maps
 from .records import Qrel, SensJudgment
 
@@ -120,7 +121,11 @@ class Judgments:
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Levels of each topic's top k documents: ``(grades [T, k], levels [T, k],
         lengths [T])``; positions past a list's end hold 0. Topics missing from ``run`` are
-        empty lists."""
+        empty lists.
+
+        A document ranked twice in a topic's top k is a :class:`MeasureError` naming the topic
+        and the document (it would be counted twice; the run-file reader rejects duplicates
+        anywhere in a file, this checks the part that is evaluated)."""
         topics = tuple(self.topics if topics is None else topics)
         T = len(topics)
         R = np.zeros((T, k), dtype=np.int64)
@@ -131,12 +136,23 @@ class Judgments:
             if not docs:
                 continue
             top = list(docs[:k])
-            r, s = self.levels(t, top)
             n = len(top)
+            if len(set(top)) != n:
+                _duplicate_error(t, top)
+            r, s = self.levels(t, top)
             R[i, :n] = r
             S[i, :n] = s
             lengths[i] = n
         return R, S, lengths
+
+
+def _duplicate_error(topic: str, docs: Sequence[str]) -> None:
+    first: dict[str, int] = {}
+    for rank, d in enumerate(docs, 1):
+        if d in first:
+            raise MeasureError(f"document {d} appears twice in the ranked list for topic {topic} (ranks "
+                               f"{first[d]} and {rank}): a ranked list names each document once")
+        first[d] = rank
 
 
 def _class_counts(T: int, sizes: np.ndarray, grades: np.ndarray, j_topic: np.ndarray, j_grade: np.ndarray,
