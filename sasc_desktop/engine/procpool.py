@@ -19,6 +19,7 @@ started worker the pool does not know of nor cuts short the wait for the workers
 """
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import select
@@ -205,11 +206,22 @@ def lock_file(path: os.PathLike | str, create: bool = True) -> Optional[int]:
     and it is seen by other processes in other PID namespaces, and by other machines where the
     file system shares its locks (NFS). None when another open file holds the lock, when there
     is no such file (and not ``create``), or when the file system cannot lock at all."""
+    return try_lock_file(path, create)[0]
+
+
+_HELD_ERRNOS = {errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, getattr(errno, "EDEADLOCK", errno.EDEADLK)}
+
+
+def try_lock_file(path: os.PathLike | str, create: bool = True) -> tuple[Optional[int], bool]:
+    """:func:`lock_file`, telling why there is no lock: ``(descriptor, False)`` when taken,
+    ``(None, True)`` when another open file holds it (also one of this process: the locks
+    belong to open files), ``(None, False)`` when the file cannot be opened (or there is none
+    and not ``create``) or its file system cannot lock."""
     flags = os.O_RDWR | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0) | (os.O_CREAT if create else 0)
     try:
         fd = os.open(path, flags, 0o644)
     except OSError:
-        return None
+        return None, False
     try:
         if os.name == "nt":
             import msvcrt
@@ -218,10 +230,10 @@ def lock_file(path: os.PathLike | str, create: bool = True) -> Optional[int]:
         else:
             import fcntl
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:  # held elsewhere (EWOULDBLOCK, EACCES) or not supported here (ENOLCK, EOPNOTSUPP)
+    except OSError as exc:  # held elsewhere (EWOULDBLOCK, EACCES) or not supported here (ENOLCK, EOPNOTSUPP)
         os.close(fd)
-        return None
-    return fd
+        return None, exc.errno in _HELD_ERRNOS
+    return fd, False
 
 
 def unlock_file(fd: int) -> None:

@@ -200,3 +200,25 @@ def test_deferred_interrupts_do_nothing_outside_the_main_thread():
     t.start()
     t.join()
     assert seen == [signal.default_int_handler, 0]
+
+
+def test_try_lock_file_tells_held_from_cannot_lock(tmp_path):
+    from sasc_desktop.engine.procpool import lock_file, try_lock_file, unlock_file
+    path = tmp_path / "x.lock"
+    assert try_lock_file(path, create=False) == (None, False)  # no such file
+    fd, held = try_lock_file(path)
+    assert fd is not None and not held
+    try:
+        # another open file of the same process is refused too (locks belong to open files)
+        assert try_lock_file(path) == (None, True)
+        assert lock_file(path) is None
+        # and another process sees it held
+        code = ("import sys; from sasc_desktop.engine.procpool import try_lock_file; "
+                "sys.exit(0 if try_lock_file(sys.argv[1]) == (None, True) else 1)")
+        assert subprocess.run([sys.executable, "-c", code, str(path)], timeout=60).returncode == 0
+    finally:
+        unlock_file(fd)
+    fd, held = try_lock_file(path, create=False)
+    assert fd is not None and not held
+    unlock_file(fd)
+    assert try_lock_file(tmp_path / "missing" / "x.lock") == (None, False)  # cannot be made

@@ -19,6 +19,7 @@ import sys
 import time
 import zlib
 from collections import deque
+from dataclasses import asdict
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,9 +29,10 @@ from ..errors import Cancelled
 from ..index import SearchIndex
 from ..index.schema import analyse_document, date_items
 from ..index.search_index import analyse_row, document_fields
-from ..procpool import deferred_interrupts, process_pool
+from ..procpool import deferred_interrupts, process_pool, try_lock_file, unlock_file
 from ..progress import Progress, ensure
 from ..project import Store
+from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
 from .parse import MalformedMessage, addresses, parse_message, raw_digest
 from .sources import RawItem, count_messages, iter_source, source_kind
@@ -134,6 +136,15 @@ class Importer:
         started = time.monotonic()
         paths = [Path(s).expanduser().resolve() for s in sources]
         kinds = [source_kind(p) for p in paths]  # raises a clear InputError for a missing path
+        lock = take_import_lock(self.index)  # ProjectBusyError while another import runs
+        try:
+            _settle(self.store)  # sources a killed import left 'running' (this holds the lock)
+            return self._run(paths, kinds, progress, started)
+        finally:
+            if lock is not None:
+                unlock_file(lock)
+
+    def _run(self, paths: list[Path], kinds: list[str], progress: Progress, started: float) -> IngestReport:
         repair_index(self.store, self.index)
         report = IngestReport()
         total = sum(count_messages(p) for p in paths)
@@ -142,9 +153,11 @@ class Importer:
         writer = None
         pending: list[int] = []
         done = 0
+        current = None  # the source being read: (its id, the report's counts when it began)
         try:
             for path, kind in zip(paths, kinds):
-                source_id = self._register_source(path, kind)
+                current = self._register_source(path, kind), _counts(report)
+                source_id = current[0]
                 jobs: deque[_Job] = deque()
                 batches = _batches(iter_source(path), BATCH)
                 while True:
@@ -165,7 +178,8 @@ class Importer:
                         self._commit_or_drop(full, pending)
                         pending = []
                     progress.update(done, total, path.name)
-                self._finish_source(source_id, "done", report)
+                self._finish_source(current, "done", report)
+                current = None
         except Cancelled:
             report.cancelled = True
         finally:
@@ -176,15 +190,19 @@ class Importer:
                     if pool is not None:
                         pool.shutdown(wait=True, cancel_futures=True)
             finally:
-                if writer is not None:
-                    stopping = sys.exc_info()[1]
-                    again = self._pressed_again or first + held.received > 1 or _interrupted_twice(stopping)
-                    if self._writer_broken or (isinstance(stopping, KeyboardInterrupt) and again):
-                        # Cut in the middle of a document, or Ctrl+C again while stopping (stop
-                        # now, without writing up to INDEX_COMMIT_EVERY documents: seconds).
-                        _drop(writer)
-                    else:
-                        self._commit_or_drop(writer, pending)  # done, cancelled, failed, interrupted
+                try:
+                    if writer is not None:
+                        stopping = sys.exc_info()[1]
+                        again = self._pressed_again or first + held.received > 1 or _interrupted_twice(stopping)
+                        if self._writer_broken or (isinstance(stopping, KeyboardInterrupt) and again):
+                            # Cut in the middle of a document, or Ctrl+C again while stopping (stop
+                            # now, without writing up to INDEX_COMMIT_EVERY documents: seconds).
+                            _drop(writer)
+                        else:
+                            self._commit_or_drop(writer, pending)  # done, cancelled, failed, interrupted
+                finally:
+                    if current is not None:  # cut short: say how, with what it had done
+                        self._stopped_source(current, report)
         changed = fix_threads(self.store)
         if changed or self._deferred:
             repair_index(self.store, self.index)
@@ -202,9 +220,34 @@ class Importer:
                     (str(path), kind, now, now))
         return con.execute("SELECT id FROM sources WHERE path = ?", (str(path),)).fetchone()[0]
 
-    def _finish_source(self, source_id: int, status: str, report: IngestReport) -> None:
-        self.store.con.execute("UPDATE sources SET status = ?, report = ? WHERE id = ?",
-                               (status, json.dumps(report.to_json()), source_id))
+    def _finish_source(self, current: tuple[int, tuple], status: str, report: IngestReport,
+                       error: Optional[BaseException] = None) -> None:
+        """Record how reading a source ended, with its own counts (its report as JSON)."""
+        source_id, (ingested, duplicates, skipped, started) = current
+        own = {"status": status, "ingested": report.ingested - ingested, "duplicates": report.duplicates - duplicates,
+               "skipped": [asdict(s) for s in report.skipped[skipped:]],
+               "seconds": round(time.monotonic() - started, 3)}
+        if error is not None:
+            own["error"] = str(error) or error.__class__.__name__
+        with self.store.transaction() as con:
+            con.execute("UPDATE sources SET status = ?, report = ? WHERE id = ?", (status, json.dumps(own), source_id))
+
+    def _stopped_source(self, current: tuple[int, tuple], report: IngestReport) -> None:
+        """The import stopped while reading this source: cancelled, interrupted (Ctrl+C) or
+        failed (an error: its message is kept). When that cannot be recorded (the project is
+        busy, say) the source stays 'running', and as no import holds the lock any more, the next
+        open or import calls it interrupted."""
+        stopping = sys.exc_info()[1]
+        status = ("interrupted" if isinstance(stopping, KeyboardInterrupt) else
+                  "failed" if stopping is not None else "cancelled")
+        try:
+            with deferred_interrupts():  # (a further Ctrl+C would only repeat this one)
+                self._finish_source(current, status, report, stopping if status == "failed" else None)
+        except Exception:  # (busy, say): never hide why the import stopped
+            pass
+        except KeyboardInterrupt:
+            if not isinstance(stopping, KeyboardInterrupt):
+                raise
 
     def _store_whole(self, job: _Job, source_id: int, report: IngestReport, writer, pending: list[int]) -> None:
         """Store a batch and add it to the index writer with Ctrl+C held off until it is done:
@@ -393,6 +436,62 @@ class Importer:
                 _count_edges(con, m.from_addr, addrs, kind)
 
 
+IMPORT_LOCK = "sasc-import.lock"  # in the index folder: held by the import that runs
+ANOTHER_IMPORT = "another import into this project is running; try again when it has finished"
+
+
+def _counts(report: IngestReport) -> tuple:
+    return report.ingested, report.duplicates, len(report.skipped), time.monotonic()
+
+
+def take_import_lock(index: SearchIndex) -> Optional[int]:
+    """The project's import lock (an OS lock on index/sasc-import.lock, held until released or
+    the process ends, however it ends), or ProjectBusyError when another import holds it.
+    None on a file system that cannot lock: the import runs unlocked (and a source a killed
+    import left 'running' there cannot be told from a running one: it stays so)."""
+    path = Path(index.path) / IMPORT_LOCK
+    for _ in range(3):
+        fd, held = try_lock_file(path)
+        if held:
+            raise ProjectBusyError(ANOTHER_IMPORT)
+        if fd is None:
+            return None
+        try:  # the file locked is still the one named (not one removed with its folder meanwhile)
+            if os.path.samestat(os.fstat(fd), os.stat(path)):
+                return fd
+        except OSError:
+            pass
+        unlock_file(fd)
+    return None
+
+
+def settle_interrupted_sources(store: Store, index: SearchIndex) -> int:
+    """Sources left 'running' by an import that no longer runs become 'interrupted'; returns how
+    many. An import holds the import lock from before it marks a source 'running' until after it
+    records how reading it ended, and the OS drops the lock when the process ends, however it
+    ends (SIGKILL, a crash, power loss): so a 'running' source while nobody holds the lock was
+    left by an import that could write nothing more. Nothing is done in a project open for
+    reading, or while the lock is held or cannot be taken (no locks on its file system)."""
+    if store.read_only or not store.con.execute("SELECT 1 FROM sources WHERE status = 'running' LIMIT 1").fetchone():
+        return 0
+    fd, _ = try_lock_file(Path(index.path) / IMPORT_LOCK)
+    if fd is None:
+        return 0
+    try:
+        return _settle(store)
+    finally:
+        unlock_file(fd)
+
+
+def _settle(store: Store) -> int:
+    """Mark 'running' sources 'interrupted' (the caller holds the import lock)."""
+    try:
+        with store.transaction() as con:
+            return con.execute("UPDATE sources SET status = 'interrupted' WHERE status = 'running'").rowcount
+    except ProjectBusyError:  # another program is writing: the next open or import does it
+        return 0
+
+
 def _interrupted_twice(exc: Optional[BaseException]) -> bool:
     """Whether ``exc`` is a KeyboardInterrupt raised while another one was on its way out."""
     if not isinstance(exc, KeyboardInterrupt):
@@ -481,7 +580,9 @@ def _analyse_rows(rows: list[dict]) -> list[dict]:
 def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] = None,
                  workers: Optional[int] = None) -> int:
     """Re-add every message not known to be in the index (after a kill or a schema change).
-    Large repairs analyse the text in worker processes."""
+    Large repairs analyse the text in worker processes. Sources a killed import left
+    'running' are marked 'interrupted' first (:func:`settle_interrupted_sources`)."""
+    settle_interrupted_sources(store, index)
     con = store.con
     ids = [r[0] for r in con.execute("SELECT id FROM messages WHERE indexed = 0 ORDER BY id")]
     if not ids:

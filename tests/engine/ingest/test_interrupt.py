@@ -143,11 +143,16 @@ def test_ctrl_c_ends_an_import_and_a_rerun_completes_it(tmp_path, source, gaps):
         con = sqlite3.connect(proj / "project.sqlite")
         try:
             assert con.execute("SELECT COUNT(*) FROM messages WHERE indexed = 0").fetchone()[0] == 0
+            # the source says so, with what it had done (not 'running' for ever)
+            status, report = con.execute("SELECT status, report FROM sources").fetchone()
+            assert status == "interrupted" and json.loads(report)["ingested"] == \
+                con.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
         finally:
             con.close()
 
     with Session.open(proj) as s:  # opening adds to the index whatever the import had not
         stored = assert_consistent(s)
+        assert [x["status"] for x in s.stats()["sources"]] == ["interrupted"]
     assert 0 < stored < N
     rerun = subprocess.run([sys.executable, "-m", "sasc_desktop.cli", "ingest", str(proj), str(source), "--json",
                             "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -157,6 +162,7 @@ def test_ctrl_c_ends_an_import_and_a_rerun_completes_it(tmp_path, source, gaps):
     with Session.open(proj) as s:
         assert assert_consistent(s) == N
         assert s.search("interrupt").total == N
+        assert [x["status"] for x in s.stats()["sources"]] == ["done"]
 
 
 def test_a_double_ctrl_c_ends_a_demo_build_and_leaves_nothing(tmp_path):
