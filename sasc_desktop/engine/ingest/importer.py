@@ -485,6 +485,8 @@ def settle_interrupted_sources(store: Store, index: SearchIndex) -> int:
 
 def _settle(store: Store) -> int:
     """Mark 'running' sources 'interrupted' (the caller holds the import lock)."""
+    if not store.con.execute("SELECT 1 FROM sources WHERE status = 'running' LIMIT 1").fetchone():
+        return 0  # (a read: no write lock is waited for when there is nothing to do)
     try:
         with store.transaction() as con:
             return con.execute("UPDATE sources SET status = 'interrupted' WHERE status = 'running'").rowcount
