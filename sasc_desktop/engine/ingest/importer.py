@@ -214,11 +214,14 @@ class Importer:
     # --------------------------------------------------------------------------------
     def _register_source(self, path: Path, kind: str) -> int:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        con = self.store.con
-        con.execute("INSERT INTO sources(path, kind, first_added, last_run, status) VALUES (?, ?, ?, ?, 'running') "
-                    "ON CONFLICT(path) DO UPDATE SET last_run = excluded.last_run, status = 'running'",
-                    (str(path), kind, now, now))
-        return con.execute("SELECT id FROM sources WHERE path = ?", (str(path),)).fetchone()[0]
+        # Every write of an import is a store transaction: a project another program keeps
+        # locked past the busy timeout is the store's ProjectBusyError, never SQLite's raw
+        # "database is locked".
+        with self.store.transaction() as con:
+            con.execute("INSERT INTO sources(path, kind, first_added, last_run, status) VALUES (?, ?, ?, ?, 'running') "
+                        "ON CONFLICT(path) DO UPDATE SET last_run = excluded.last_run, status = 'running'",
+                        (str(path), kind, now, now))
+            return con.execute("SELECT id FROM sources WHERE path = ?", (str(path),)).fetchone()[0]
 
     def _finish_source(self, current: tuple[int, tuple], status: str, report: IngestReport,
                        error: Optional[BaseException] = None) -> None:
