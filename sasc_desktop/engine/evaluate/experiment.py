@@ -29,6 +29,7 @@ from ..errors import InputError
 from ..progress import Progress
 from .measures import Measure
 from .judgments import counts_from_levels
+from .kernels import work_width
 from .registry import parse_measure
 from .stats import mean_ci, paired_tests
 
@@ -101,7 +102,8 @@ def score_lists(measure: Measure, data, lists: Sequence[np.ndarray]) -> tuple[np
     """Per-topic values of ``measure`` for ranked lists of local candidate indexes."""
     T = data.n_topics
     k = measure.k
-    R = np.zeros((T, max(k, 1)), np.int64)
+    w = max(work_width(k, max((len(lst) for lst in lists), default=0)), 1)   # a huge k: the lists' length
+    R = np.zeros((T, w), np.int64)
     S = np.zeros_like(R)
     lengths = np.zeros(T, np.int64)
     for t, lst in enumerate(lists):

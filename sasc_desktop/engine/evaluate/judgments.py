@@ -18,6 +18,7 @@ import numpy as np
 
 from .errors import MeasureError
 from .formats import natural_sorted, qrels_map, sensitivity_maps
+from .kernels import work_width
 from .records import Qrel, SensJudgment
 
 Run = Mapping[str, Sequence[str]]
@@ -119,26 +120,32 @@ class Judgments:
 
     def ranked_levels(self, run: Run, k: int, topics: Sequence[str] | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Levels of each topic's top k documents: ``(grades [T, k], levels [T, k],
-        lengths [T])``; positions past a list's end hold 0. Topics missing from ``run`` are
-        empty lists.
+        """Levels of each topic's top k documents: ``(grades [T, w], levels [T, w],
+        lengths [T])`` with w = k, or fewer when k is far past the longest list; positions past a list's end hold 0.
+        Topics missing from ``run`` are empty lists.
 
         A document ranked twice in a topic's top k is a :class:`MeasureError` naming the topic
         and the document (it would be counted twice; the run-file reader rejects duplicates
         anywhere in a file, this checks the part that is evaluated)."""
         topics = tuple(self.topics if topics is None else topics)
         T = len(topics)
-        R = np.zeros((T, k), dtype=np.int64)
-        S = np.zeros((T, k), dtype=np.int64)
-        lengths = np.zeros(T, dtype=np.int64)
-        for i, t in enumerate(topics):
+        tops: list[list[str]] = []
+        for t in topics:
             docs = run.get(t)
-            if not docs:
-                continue
-            top = list(docs[:k])
-            n = len(top)
-            if len(set(top)) != n:
+            top = list(docs[:k]) if docs else []
+            if len(set(top)) != len(top):
                 _duplicate_error(t, top)
+            tops.append(top)
+        # Columns: k, or only as many as the longest list shows when k is huge (positions past
+        # every list's end are 0 and not shown); see kernels.work_width.
+        w = work_width(k, max((len(top) for top in tops), default=0))
+        R = np.zeros((T, w), dtype=np.int64)
+        S = np.zeros((T, w), dtype=np.int64)
+        lengths = np.zeros(T, dtype=np.int64)
+        for i, (t, top) in enumerate(zip(topics, tops)):
+            n = len(top)
+            if not n:
+                continue
             r, s = self.levels(t, top)
             R[i, :n] = r
             S[i, :n] = s

@@ -47,6 +47,35 @@ def cum_discounts(k: int) -> np.ndarray:
     return _cum_discounts(int(k))
 
 
+def discount_slice(start: int, stop: int) -> np.ndarray:
+    """d_(start+1)..d_stop (the same values as ``discounts(stop)[start:]``) without building the
+    first ``start`` (a cutoff may be huge while lists are short)."""
+    start, stop = int(start), int(stop)
+    if stop <= start:
+        return np.zeros(0)
+    return 1.0 / np.log2(np.arange(start + 2, stop + 2, dtype=np.float64))
+
+
+def effective_k(counts: np.ndarray, k: int) -> int:
+    """min(k, the largest pool): no ranking of a pool shows more documents than it holds, so
+    bounds and ideals at cutoff k equal those at this cutoff (a huge k allocates nothing)."""
+    counts = np.asarray(counts)
+    n_max = int(counts.sum(axis=1).max(initial=0)) if counts.ndim == 2 and counts.size else 0
+    return min(int(k), n_max)
+
+
+# Arrays whose rows are summed with a discount vector (matrix products) are sized
+# min(k, max(needed, WIDTH_FLOOR)): the same shapes as a width of k for every k up to the floor,
+# so results stay bit-identical (BLAS sums depend on the vector length, not only on the
+# non-zero terms), and bounded by what the lists / pools need for a huge k.
+WIDTH_FLOOR = 1024
+
+
+def work_width(k: int, needed: int) -> int:
+    """How many positions to materialise for cutoff k when at most ``needed`` can be non-zero."""
+    return min(int(k), max(int(needed), WIDTH_FLOOR))
+
+
 def gains(rel) -> np.ndarray:
     """g = 2^rel - 1 with negative grades treated as 0."""
     return np.exp2(np.maximum(np.asarray(rel, dtype=np.float64), 0.0)) - 1.0
@@ -107,6 +136,7 @@ def sorted_prefix(counts: np.ndarray, values: np.ndarray, k: int, descending: bo
 
 def prefix_dcg(counts: np.ndarray, values: np.ndarray, k: int, descending: bool) -> np.ndarray:
     """DCG@k of each topic's pool sorted by ``values`` (ideal when descending)."""
+    k = work_width(k, effective_k(counts, k))
     vals, _ = sorted_prefix(counts, values, k, descending)
     return vals @ discounts(k) if k else np.zeros(len(counts))
 
@@ -157,6 +187,7 @@ def cs_dcg_bounds(counts, gains_, costs, k: int, sublists: bool = False
     counts = np.asarray(counts, dtype=np.int64)
     gains_ = np.asarray(gains_, dtype=np.float64)
     costs = np.asarray(costs, dtype=np.float64)
+    k = effective_k(counts, k)
     best, worst = np.empty(len(counts)), np.empty(len(counts))
     for sl in _chunks(len(counts), 2 * (k + 1)):
         c = counts[sl]
@@ -219,6 +250,7 @@ def gamma_cs_dcg_bounds(counts, gains_, costs, sensitive, gamma: float, k: int,
     gains_ = np.asarray(gains_, dtype=np.float64)
     costs = np.asarray(costs, dtype=np.float64)
     sensitive = np.asarray(sensitive, dtype=bool)
+    k = effective_k(counts, k)
     G = geometric_costs(gamma, k)
     best, worst = np.empty(len(counts)), np.empty(len(counts))
     for sl in _chunks(len(counts), 3 * (k + 1) ** 2):

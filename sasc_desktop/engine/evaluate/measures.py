@@ -25,7 +25,7 @@ import numpy as np
 
 from .errors import MeasureError
 from .judgments import Judgments, counts_from_levels
-from .kernels import (EPS, cost_table, cs_dcg_bounds, discounts, gains, gamma_cs_dcg_bounds,
+from .kernels import (EPS, cost_table, cs_dcg_bounds, discount_slice, discounts, gains, gamma_cs_dcg_bounds,
                       normalise, prefix_dcg)
 from .registry import MeasureSpec, ParamSpec, format_value, register
 
@@ -239,7 +239,7 @@ class Measure:
 
     # ------------------------------------------------------------------- helpers
     def _d(self, w: int) -> np.ndarray:
-        return discounts(self.k)[:w]
+        return discounts(min(w, self.k))
 
     @staticmethod
     def _g(R) -> np.ndarray:
@@ -475,7 +475,7 @@ class OCSDCG(Measure):
         Ra, Sa, sa = R[:, ks:], S[:, ks:], shown[:, ks:]
         effort = self.get("effort") * sa.sum(axis=1)
         released = sa & (Sa == 0)
-        gain = (gains(Ra) * released) @ discounts(self.k)[ks: ks + Ra.shape[1]]
+        gain = (gains(Ra) * released) @ discount_slice(ks, ks + Ra.shape[1])
         return {"searcher": searcher, "gain": gain, "effort": effort, "total": searcher + gain - effort}
 
     def _evaluate(self, R, S, shown, lo, hi, extra):

@@ -135,6 +135,10 @@ def format_value(v: Any) -> str:
 
 _REGISTRY: dict[str, MeasureSpec] = {}
 
+# The largest cutoff accepted. Work and memory follow the lists and pools, not k (a cutoff past
+# every list is the same as the longest list), but k must stay an exact machine integer.
+MAX_K = 10**15
+
 
 def register(spec: MeasureSpec) -> None:
     if spec.name.lower() in {n.lower() for n in _REGISTRY}:
@@ -175,6 +179,8 @@ def make_measure(name: str, k: int, **params: Any):
     label = f"{spec.name}@{k}"
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise MeasureError(f"{spec.name}: the cutoff k must be a positive integer, got {k!r}")
+    if k > MAX_K:
+        raise MeasureError(f"{spec.name}: the cutoff k must be at most {MAX_K:,} (10^15), got {_short(str(k))}")
     given: dict[str, Any] = {}
     for raw_name, value in params.items():
         try:
@@ -204,6 +210,10 @@ def make_measure(name: str, k: int, **params: Any):
 _SYNTAX = re.compile(r"^\s*(?P<name>[A-Za-z][\w\-]*?)\s*@\s*(?P<k>[^\s(]+)\s*(?:\((?P<params>[^()]*)\))?\s*$")
 
 
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def parse_measure(text: str):
     """Parse ``NAME@K`` / ``NAME@K(p=v,...)`` into a frozen Measure (MeasureError if invalid)."""
     _ensure_loaded()
@@ -220,8 +230,11 @@ def parse_measure(text: str):
                            "e.g. nCS-DCG@10(cost=12); known measures: " + ", ".join(_REGISTRY))
     spec = get_spec(m.group("name"))
     k_text = m.group("k")
-    if not k_text.isdigit() or int(k_text) < 1:
-        raise MeasureError(f"{text!r}: the cutoff after @ must be a positive integer, got {k_text!r}")
+    digits = k_text.lstrip("0")
+    if not (k_text.isascii() and k_text.isdigit()) or not digits:
+        raise MeasureError(f"{_short(text)!r}: the cutoff after @ must be a positive integer, got {_short(k_text)!r}")
+    if len(digits) > len(str(MAX_K)):     # past MAX_K (int() of thousands of digits would fail)
+        raise MeasureError(f"{spec.name}: the cutoff k must be at most {MAX_K:,} (10^15), got {_short(k_text)}")
     params: dict[str, str] = {}
     body = (m.group("params") or "").strip()
     if body:
@@ -233,8 +246,8 @@ def parse_measure(text: str):
             if key in params:
                 raise MeasureError(f"{text!r}: parameter {key} given twice")
             params[key] = value
-    return make_measure(spec.name, int(k_text), **params)
+    return make_measure(spec.name, int(digits), **params)
 
 
-__all__ = ["ParamSpec", "MeasureSpec", "parse_measure", "make_measure", "measure_names",
+__all__ = ["MAX_K", "ParamSpec", "MeasureSpec", "parse_measure", "make_measure", "measure_names",
            "measure_specs", "get_spec", "format_value", "register"]
