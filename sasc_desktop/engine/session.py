@@ -7,6 +7,7 @@ A Session may be used from a worker thread: the store keeps one SQLite connectio
 from __future__ import annotations
 
 import json
+import time
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -26,6 +27,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "owner_addresses": [],          # the donor's addresses (their copy of a message is kept)
     "active_persona": None,
 }
+
+
+# Session.search(sort=...): the messages column each sort orders by.
+SORT_COLUMNS = {"date": "m.ts", "sender": "m.sender", "subject": "m.subject"}
 
 
 class Session:
@@ -142,11 +147,21 @@ class Session:
         return repair_index(self.store, self.index, progress)
 
     # search -------------------------------------------------------------------------
-    def search(self, query: str, limit: int = 10, offset: int = 0) -> SearchResult:
+    def search(self, query: str, limit: int = 10, offset: int = 0, sort: Optional[str] = None,
+               descending: bool = False) -> SearchResult:
+        """Hits offset+1 .. offset+limit of the query's matches, in rank order, or with ``sort``
+        ("date", "sender" or "subject") the whole result set in that order, ``descending`` or
+        not: dates by the moment they name (UTC), sender and subject as text ignoring case (A-Z
+        only, SQLite's NOCASE); messages without a date, sender or subject come last in both
+        directions; ties in rank order. Every hit keeps its relevance rank and score; ``total``
+        is the number of matches either way."""
         if limit < 1:
             raise InputError("limit must be at least 1")
-        hits, total, ms, q = self.index.search(query, limit=limit, offset=max(0, offset),
-                                               weights=self.settings()["field_weights"])
+        offset = max(0, offset)
+        weights = self.settings()["field_weights"]
+        if sort is not None:
+            return self._sorted_search(query, limit, offset, sort, descending, weights)
+        hits, total, ms, q = self.index.search(query, limit=limit, offset=offset, weights=weights)
         info = self._summaries([h[0] for h in hits])
         out = []
         for rank, (row_id, doc_id, score) in enumerate(hits, offset + 1):
@@ -156,6 +171,30 @@ class Session:
             out.append(SearchHit(rank=rank, doc_id=doc_id, score=score, subject=row["subject"],
                                  sender=row["sender"], date=row["date"], id=row_id))
         return SearchResult(query=query, hits=tuple(out), total=total, ms=ms,
+                            terms=tuple(sorted(self.index.query_terms(q))))
+
+    def _sorted_search(self, query: str, limit: int, offset: int, sort: str, descending: bool,
+                       weights) -> SearchResult:
+        column = SORT_COLUMNS.get(sort)
+        if column is None:
+            raise InputError(f"cannot sort by {sort!r}; sort by one of: {', '.join(SORT_COLUMNS)} "
+                             "(or leave it out for rank order)")
+        ids, scores, total, ms, q = self.index.ranked(query, weights=weights)
+        t0 = time.perf_counter()
+        direction = "DESC" if descending else "ASC"
+        missing = "m.ts IS NULL" if sort == "date" else f"{column} = ''"
+        collate = "" if sort == "date" else " COLLATE NOCASE"
+        # The matches in rank order as a JSON array: json_each's key is the rank - 1 (ties).
+        rows = self.store.con.execute(
+            "SELECT j.key AS pos, m.id, m.doc_id, m.subject, m.sender, m.date "
+            "FROM json_each(?) AS j JOIN messages AS m ON m.id = j.value "
+            f"ORDER BY {missing}, {column}{collate} {direction}, j.key LIMIT ? OFFSET ?",
+            (json.dumps(ids.tolist()), limit, offset)).fetchall()
+        hits = tuple(SearchHit(rank=r["pos"] + 1, doc_id=r["doc_id"], score=float(scores[r["pos"]]),
+                               subject=r["subject"], sender=r["sender"], date=r["date"], id=r["id"])
+                     for r in rows)
+        ms += (time.perf_counter() - t0) * 1000.0
+        return SearchResult(query=query, hits=hits, total=total, ms=ms,
                             terms=tuple(sorted(self.index.query_terms(q))))
 
     def _summaries(self, ids: list[int]) -> dict[int, Any]:

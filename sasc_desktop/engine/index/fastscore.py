@@ -59,6 +59,7 @@ class FastScorer:
         self._lengths: dict[str, np.ndarray] = {}
         self._terms: dict[tuple, tuple | None] = {}
         self._cached = 0
+        self._store_ids = None      # the project's row id of every document number (-1: deleted)
         deleted = np.zeros(self.n, dtype=bool)
         for r, base in self.leaves:
             dels = sorted(r.deleted_docs_set) if r.has_deletions() else []
@@ -136,6 +137,18 @@ class FastScorer:
             self._terms[key] = result
             self._cached += 0 if result is None else len(result[0])
         return result
+
+    def store_ids(self) -> np.ndarray:
+        """The project's row id (the stored 'id' field) of every document number, -1 for deleted
+        documents; read once per searcher generation."""
+        ids = self._store_ids
+        if ids is None:
+            ids = np.full(self.n, -1, dtype=np.int64)
+            stored = self.searcher.stored_fields
+            for docnum in np.flatnonzero(self.live).tolist():
+                ids[docnum] = stored(docnum)["id"]
+            self._store_ids = ids
+        return ids
 
     # --- queries ----------------------------------------------------------------------
     def search(self, leaves, k: int):

@@ -395,6 +395,29 @@ class SearchIndex:
         hits = [(r["id"], r["doc_id"], float(r.score)) for r in results[offset:offset + limit]]
         return hits, total, (time.perf_counter() - t0) * 1000.0, q
 
+    def ranked(self, text: str, weights=None):
+        """Every match in rank order: (store ids, scores, total, ms, parsed query); ``ids`` and
+        ``scores`` are numpy arrays over ranks 1..total (for sorting the whole result set)."""
+        q = self.parse(text, weights)
+        try:
+            return self._ranked(q)
+        except WhooshQueryError as exc:
+            raise QueryError(f"cannot understand the query {(text or '').strip()!r}: {exc}") from exc
+
+    def _ranked(self, q):
+        t0 = time.perf_counter()
+        s = self.searcher()
+        leaves = plan(q, s.schema)
+        if leaves is not None:
+            fast = self.fast_scorer(s)
+            docnums, scores, total = fast.search(leaves, fast.n)
+            ids = fast.store_ids()[docnums]
+            return ids, scores, total, (time.perf_counter() - t0) * 1000.0, q
+        results = s.search(q, limit=None)
+        ids = np.fromiter((r["id"] for r in results), dtype=np.int64, count=len(results))
+        scores = np.fromiter((r.score for r in results), dtype=np.float64, count=len(results))
+        return ids, scores, len(results), (time.perf_counter() - t0) * 1000.0, q
+
     def query_terms(self, q) -> set[str]:
         """The (stemmed) text terms of a parsed query, for highlighting."""
         return {t.decode() if isinstance(t, bytes) else str(t)
