@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from ..errors import Cancelled
+from ..errors import Cancelled, InputError
 from ..index import SearchIndex
 from ..index.schema import analyse_document, date_items
 from ..index.search_index import analyse_row, document_fields
@@ -35,7 +35,7 @@ from ..project import Store
 from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
 from .parse import MalformedMessage, addresses, parse_message, raw_digest
-from .sources import RawItem, count_messages, iter_source, source_kind
+from .sources import PROJECT_INTERNALS, RawItem, count_messages, iter_source, source_kind
 from .text import is_reply_or_forward, normalise_subject
 
 BATCH = 500            # messages per SQLite transaction
@@ -135,6 +135,8 @@ class Importer:
         progress = ensure(progress)
         started = time.monotonic()
         paths = [Path(s).expanduser().resolve() for s in sources]
+        for path in paths:
+            self._refuse_own_files(path)
         kinds = [source_kind(p) for p in paths]  # raises a clear InputError for a missing path
         lock = take_import_lock(self.index)  # ProjectBusyError while another import runs
         try:
@@ -143,6 +145,18 @@ class Importer:
         finally:
             if lock is not None:
                 unlock_file(lock)
+
+    def _refuse_own_files(self, path: Path) -> None:
+        """A source that is this project's folder, or one of its own files or folders, is
+        refused (a folder holding the project is read, the project's files skipped)."""
+        root = self.store.path.parent.resolve()
+        if path == root:
+            raise InputError(f"{path} is this project's own folder, not a mailbox: import the mailboxes "
+                             "themselves (its search index and database are never read as mail)")
+        for name, what in PROJECT_INTERNALS.items():
+            inner = root / name
+            if path == inner or inner in path.parents:
+                raise InputError(f"{path} is part of this project ({what}), not a mailbox")
 
     def _run(self, paths: list[Path], kinds: list[str], progress: Progress, started: float) -> IngestReport:
         repair_index(self.store, self.index)

@@ -15,10 +15,29 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import InputError
+from ..project.layout import MARKER
+
+# What a SASC project folder holds besides mail: never read as mail (Whoosh's index/MAIN_*.pst
+# are not Outlook files), skipped with a reason saying what they are.
+PROJECT_INTERNALS = {"index": "its search index", "models": "its models", "exports": "its exports",
+                     "project.sqlite": "its database", "project.sqlite-wal": "its database",
+                     "project.sqlite-shm": "its database", "project.sqlite-journal": "its database",
+                     MARKER: "its project file"}
+PST_SIGNATURE = b"!BDN"  # the first bytes of every Outlook PST (and OST) file
 
 # An mbox separator: "From " at the start of the file or after an empty line.
 _SEPARATOR = re.compile(rb"(?:\A|(?<=\n\n)|(?<=\n\r\n))From [^\n]*\n")
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
+
+
+def project_root_of(folder: Path) -> Path | None:
+    """``folder`` when it is a SASC project folder (it has the project file)."""
+    return folder if (folder / MARKER).is_file() else None
+
+
+def internal_reason(path: Path, root: Path) -> str:
+    """Why ``path`` (an entry at the top of the project folder ``root``) is not read as mail."""
+    return f"part of the SASC project at {root} ({PROJECT_INTERNALS[path.name]}); not mail"
 
 
 @dataclass(frozen=True)
@@ -52,7 +71,7 @@ def count_messages(path: Path) -> int:
         return _count_mbox(path)
     if kind in ("maildir", "folder"):
         return sum(_count_mbox(p) if k == "mbox" else 1 for p, k, _ in _walk_files(path))
-    return 1
+    return 1  # (a PST: its messages are not known until readpst has read it)
 
 
 def _count_mbox(path: Path) -> int:
@@ -112,7 +131,10 @@ def iter_mbox(path: Path, folder: str, start: int = 0) -> Iterator[RawItem]:
 
 def _walk_files(root: Path) -> Iterator[tuple[Path, str, str]]:
     """(path, kind, folder) for every message-bearing file under root, in a stable order.
-    Maildir 'tmp' folders (messages still being delivered) and hidden files are passed over."""
+    Maildir 'tmp' folders (messages still being delivered) and hidden files are passed over.
+    A SASC project's own files and folders (:data:`PROJECT_INTERNALS`) are one entry each of
+    kind "internal", and a ".pst" file without the PST signature is of kind "not-pst": both are
+    skipped with a reason, never read as mail."""
     for dirpath, dirnames, filenames in os.walk(root):
         here = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") or _is_maildir(here / d))
@@ -121,14 +143,21 @@ def _walk_files(root: Path) -> Iterator[tuple[Path, str, str]]:
         rel = here.relative_to(root)
         folder = str(rel.parent if here.name in ("cur", "new") and _is_maildir(here.parent) else rel)
         folder = "" if folder == "." else folder
-        for name in sorted(filenames):
+        internal: set[str] = set()
+        if project_root_of(here) is not None:
+            internal = {n for n in PROJECT_INTERNALS if n in dirnames or n in filenames}
+            dirnames[:] = [d for d in dirnames if d not in internal]
+        for name in sorted(filenames + [d for d in internal if d not in filenames]):
+            if name in internal:
+                yield here / name, "internal", folder
+                continue
             if name.startswith("."):
                 continue
             p = here / name
             if not p.is_file() or p.is_symlink():
                 continue
             if name.lower().endswith(".pst"):
-                yield p, "pst", folder
+                yield p, "pst" if _has_pst_signature(p) else "not-pst", folder
                 continue
             try:
                 with open(p, "rb") as f:
@@ -146,7 +175,9 @@ def _read(path: Path, folder: str) -> RawItem:
 
 
 def iter_source(path: Path) -> Iterator[RawItem]:
-    """Every raw message of a source, in a stable order."""
+    """Every raw message of a source, in a stable order. In a folder, what cannot be read as
+    mail (a project's own files, a '.pst' that is no PST, a PST that cannot be read) is an item
+    without data whose error says why: the import records it as skipped and goes on."""
     path = Path(path)
     kind = source_kind(path)
     if kind == "mbox":
@@ -161,14 +192,34 @@ def iter_source(path: Path) -> Iterator[RawItem]:
             folder = f"{base}/{folder}" if folder else base
             if k == "mbox":
                 yield from iter_mbox(p, f"{folder}/{p.stem}")
+            elif k == "internal":
+                yield RawItem(str(p), folder, None, internal_reason(p, p.parent))
+            elif k == "not-pst":
+                yield RawItem(str(p), folder, None, NOT_PST)
             elif k == "pst":
-                yield from iter_pst(p)
+                try:
+                    yield from iter_pst(p)
+                except InputError as exc:  # no readpst, or it cannot read this one: skip it
+                    yield RawItem(str(p), folder, None, str(exc).removeprefix(f"{p}: "))
             else:
                 yield _read(p, folder)
 
 
+NOT_PST = "named .pst but not an Outlook PST file (it does not start with the PST signature)"
+
+
+def _has_pst_signature(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(PST_SIGNATURE)) == PST_SIGNATURE
+    except OSError:
+        return True  # (unreadable: reading it says so)
+
+
 def iter_pst(path: Path) -> Iterator[RawItem]:
     """PST through libpst's ``readpst`` (converted to mbox files in a temporary folder)."""
+    if not _has_pst_signature(path):
+        raise InputError(f"{path}: {NOT_PST}")
     readpst = shutil.which("readpst")
     if not readpst:
         raise InputError(
