@@ -32,8 +32,9 @@ def register(sub) -> None:
     p.add_argument("--protect", metavar="APPROACH", default=None,
                    help="search and protect: relevance, prefilter, postfilter, demote, joint, joint_postfilter")
     p.add_argument("--persona", default=None, help="whose sensitivities to protect (with --protect)")
-    p.add_argument("--cutoff", metavar="POLICY", default="fixed", help="fixed, dynamic, static or threshold")
-    p.set_defaults(func=cmd_search)
+    p.add_argument("--cutoff", metavar="POLICY", default=None,
+                   help="with --protect: fixed (the default), dynamic, static or threshold")
+    p.set_defaults(func=cmd_search, parser=p)
 
     p = sub.add_parser("show", help="show one document's whole record")
     p.add_argument("dir", type=Path)
@@ -96,10 +97,21 @@ def print_ingest_summary(report) -> None:
         print(f"  ... and {len(report.skipped) - 50} more (use --json for all)")
 
 
+PROTECT_ONLY = (("persona", "--persona"), ("cutoff", "--cutoff"), ("show_withheld", "--show-withheld"))
+
+
 def cmd_search(args) -> int:
     if getattr(args, "protect", None):
         from .rank_cmds import cmd_protected_search
+        if args.cutoff is None:
+            args.cutoff = "fixed"
         return cmd_protected_search(args)
+    # Options of protected search given without --protect would be ignored: the searcher would
+    # get the unprotected list while asking for a protected one. A usage error (exit 2).
+    given = [flag for name, flag in PROTECT_ONLY if getattr(args, name, None) not in (None, False)]
+    if given:
+        args.parser.error(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} --protect APPROACH: "
+                          "without it the search is not protected")
     with Session.open(args.dir) as s:
         result = s.search(args.query, limit=args.limit, offset=args.offset)
     if args.json:
