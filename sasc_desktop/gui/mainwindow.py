@@ -526,6 +526,10 @@ class MainWindow(QMainWindow):
             return None
         self._search_seq += 1
         seq = self._search_seq
+        # Another page of the same query keeps the whole-set sort chosen; a new search starts in rank order.
+        sort = self.search_panel.engine_sort() if query == self.search_panel.query else None
+        self.search_panel.requested_sort = sort
+        by, descending = sort or (None, False)
         self.flash(f"Searching for {query}…" + (f" ({DURING_IMPORT})" if self._importing else ""), 0)
 
         def done(value):
@@ -534,7 +538,7 @@ class MainWindow(QMainWindow):
             result, probs = value
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
-            self.search_panel.show_result(result, probs)
+            self.search_panel.show_result(result, probs, offset, sort)
             self.flash(f"{result.total:,} messages match" + (f" ({DURING_IMPORT})" if self._importing else ""),
                        5000)
             if offset == 0 and result.hits and self.search_panel.pending_select is None:
@@ -549,7 +553,7 @@ class MainWindow(QMainWindow):
 
         def run(_progress):
             try:
-                return run_search(session, query, offset)
+                return run_search(session, query, offset, sort=by, descending=descending)
             except SascError:
                 raise
             except Exception:
@@ -558,7 +562,7 @@ class MainWindow(QMainWindow):
                 if not self._importing:
                     raise
                 log.warning("a search during an import failed; trying once more", exc_info=True)
-                return run_search(session, query, offset)
+                return run_search(session, query, offset, sort=by, descending=descending)
         return self.worker.run(run, done, failed, label=f"Searching for {query!r}")
 
     def open_document(self, doc_id: str) -> Optional[Task]:

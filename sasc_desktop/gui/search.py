@@ -21,6 +21,11 @@ HEADER_PADDING = 6  # px either side of a column title (resources/style.qss: QHe
 SEP = "&nbsp;&nbsp; · &nbsp;&nbsp;"  # between the parts of the summary under the table (rich text)
 
 
+# Columns the engine sorts the whole result set by (Session.search(sort=...)); the others sort the
+# page shown.
+ENGINE_SORTS = {DATE: "date", FROM: "sender", SUBJECT: "subject"}
+
+
 def sort_words(column: int, order: Qt.SortOrder) -> str:
     """'sorted by Date, oldest first', 'sorted by From, A–Z', ... for the summary line."""
     up = order == Qt.SortOrder.AscendingOrder
@@ -69,9 +74,11 @@ def classifier_probabilities(session, persona: Optional[str], doc_ids: list[str]
         return None
 
 
-def run_search(session, query: str, offset: int, limit: int = PAGE_SIZE):
-    """Worker-thread operation: one page of hits plus their sensitivity probabilities."""
-    result = session.search(query, limit=limit, offset=offset)
+def run_search(session, query: str, offset: int, limit: int = PAGE_SIZE, sort: Optional[str] = None,
+               descending: bool = False):
+    """Worker-thread operation: one page of hits (in rank order, or the whole result set sorted
+    by the engine: ``sort`` "date", "sender" or "subject") plus their sensitivity probabilities."""
+    result = session.search(query, limit=limit, offset=offset, sort=sort, descending=descending)
     persona = session.settings().get("active_persona")
     probs = classifier_probabilities(session, persona, [h.doc_id for h in result.hits])
     return result, probs
@@ -119,12 +126,13 @@ class SearchPanel(QWidget):
         self.table = QTableView()
         self.table.setObjectName("resultsTable")
         self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
-        # The engine gives results a page at a time in rank order: a click on a header sorts the
-        # page shown (the whole result set when it fits on one page), says so under the table,
-        # and stays chosen while paging through the same query's results.
+        # Sorting is ours, not the view's: a click on Date, From or Subject asks the engine for
+        # the whole result set in that order (a new search, from its first page); Rank goes back
+        # to the search's order; the other columns sort the page shown, and say so under the
+        # table. The sort chosen stays while paging through the same query's results.
+        self.table.setSortingEnabled(False)
         self.sort_column, self.sort_order = RANK, Qt.SortOrder.AscendingOrder
+        self.requested_sort: Optional[tuple[str, bool]] = None   # the engine sort last asked for / shown
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -135,6 +143,9 @@ class SearchPanel(QWidget):
         self.table.setItemDelegateForColumn(SENS, SensitivityBarDelegate(self.table))
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(RANK, Qt.SortOrder.AscendingOrder)
         # Titles to the left, so the sort arrow (at the right) sits beside a title, never on it:
         # a column is at least its title, the padding, the arrow and a gap wide (48 px put the
         # arrow over "Rank").
@@ -151,7 +162,8 @@ class SearchPanel(QWidget):
         self._fitting = False
         header.sectionResized.connect(self._section_resized)
         self.table.viewport().installEventFilter(self)
-        header.setToolTip("Click a column to sort the results on this page by it; Rank is the search's own order")
+        header.setToolTip("Click Date, From or Subject to sort all the results by it, Score or Sensitivity to sort "
+                          "the results on this page; Rank is the search's own order")
         self.table.activated.connect(self._activated)       # Enter / double-click
         self.table.clicked.connect(self._activated)
 
@@ -238,18 +250,42 @@ class SearchPanel(QWidget):
         finally:
             self._fitting = False
 
-    def show_result(self, result, probs) -> None:
+    def engine_sort(self) -> Optional[tuple[str, bool]]:
+        """(sort, descending) for Session.search when the column chosen is one the engine sorts
+        the whole result set by, else None (rank order)."""
+        if self.sort_column not in ENGINE_SORTS:
+            return None
+        return ENGINE_SORTS[self.sort_column], self.sort_order == Qt.SortOrder.DescendingOrder
+
+    def _set_indicator(self, column: int, order: Qt.SortOrder) -> None:
+        header = self.table.horizontalHeader()
+        header.blockSignals(True)
+        header.setSortIndicator(column, order)
+        header.blockSignals(False)
+        header.viewport().update()
+
+    def show_result(self, result, probs, offset: Optional[int] = None,
+                    sort: Optional[tuple[str, bool]] = None) -> None:
+        """Show a page of results: ``offset`` of its first hit in the result set, ``sort`` the
+        engine sort it was asked with (None: rank order, where the offset is the first rank's)."""
         same_query = result.query == self.query
-        self.query, self.offset, self.total, self.terms = result.query, result.hits[0].rank - 1 if result.hits else 0, result.total, result.terms
+        if offset is None:
+            offset = result.hits[0].rank - 1 if result.hits and sort is None else 0
+        self.query, self.offset, self.total, self.terms = result.query, offset, result.total, result.terms
+        self.requested_sort = sort
         self.model.set_hits(result.hits, probs)
         self.set_sensitivity_available(probs is not None)
-        if not same_query:  # a new search starts in rank order; another page of this one keeps the sort chosen
+        if not same_query and sort is None:  # a new search starts in rank order; another page of this one keeps the sort chosen
             self.sort_column, self.sort_order = RANK, Qt.SortOrder.AscendingOrder
         if self.sort_column == SENS and probs is None:
             self.sort_column, self.sort_order = RANK, Qt.SortOrder.AscendingOrder
-        self.table.sortByColumn(self.sort_column, self.sort_order)
+        self._set_indicator(self.sort_column, self.sort_order)
+        if sort is not None or self.sort_column in ENGINE_SORTS:
+            self.proxy.sort(-1)  # the engine's order, as it gave it
+        else:
+            self.proxy.sort(self.sort_column, self.sort_order)
         if result.hits:
-            first, last = result.hits[0].rank, result.hits[-1].rank
+            first, last = offset + 1, offset + len(result.hits)
             self._summary = f"{first:,}–{last:,} of {result.total:,} messages"
             self._ms = f"{SEP}{result.ms:.0f} ms"
         else:
@@ -265,21 +301,36 @@ class SearchPanel(QWidget):
         self.model.set_hits([])
         self.query, self.offset, self.total, self.terms, self._summary, self._ms = "", 0, 0, (), "", ""
         self.pending_select = None
-        self.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        self.sort_column, self.sort_order, self.requested_sort = RANK, Qt.SortOrder.AscendingOrder, None
+        self._set_indicator(RANK, Qt.SortOrder.AscendingOrder)
+        self.proxy.sort(RANK, Qt.SortOrder.AscendingOrder)
         self._show_summary()
         self._update_paging()
 
     def _sort_changed(self, column: int, order: Qt.SortOrder) -> None:
         self.sort_column, self.sort_order = column, order
+        wanted = self.engine_sort()
+        if self.query and wanted != self.requested_sort:
+            # The engine's order changes (a sort of the whole set, or back to rank order): the
+            # search again, from its first page; the rows stay as they are until it answers.
+            self.requested_sort = wanted
+            self.search_requested.emit(self.query, 0)
+            return
+        if wanted is None:
+            self.proxy.sort(column, order)
         self._show_summary()
 
     def sorted_within_page(self) -> bool:
-        """True when the rows are sorted by something other than rank and the results run to
-        more than this page: the sort then covers this page only."""
-        return self.sort_column != RANK and self.total > self.model.rowCount() > 0
+        """True when the rows are sorted by a column the engine does not sort by (Score,
+        Sensitivity) and the results run to more than this page: the sort covers this page only."""
+        return (self.sort_column != RANK and self.sort_column not in ENGINE_SORTS
+                and self.total > self.model.rowCount() > 0)
 
     def _show_summary(self) -> None:
-        if self.sorted_within_page():
+        if self.requested_sort is not None and self.sort_column in ENGINE_SORTS and self._summary and self.total:
+            self.summary.setText(f"{self._summary}{SEP}{sort_words(self.sort_column, self.sort_order)}{self._ms}")
+            self.summary.setToolTip("All the results are sorted; click Rank to return to the search's order.")
+        elif self.sorted_within_page():
             self.summary.setText(f"{self._summary}{SEP}<b>this page {sort_words(self.sort_column, self.sort_order)}</b>")
             self.summary.setToolTip("Only the results on this page are sorted; the pages themselves follow the "
                                     "search's rank. Click Rank to return to the search's order.")
@@ -332,4 +383,4 @@ class SearchPanel(QWidget):
         self.select_row(row if row >= 0 else 0)
 
 
-__all__ = ["SearchPanel", "run_search", "PAGE_SIZE", "SYNTAX_HELP", "COLUMNS", "DATE", "SCORE", "FROM"]
+__all__ = ["SearchPanel", "run_search", "ENGINE_SORTS", "PAGE_SIZE", "SYNTAX_HELP", "COLUMNS", "DATE", "SCORE", "FROM"]

@@ -120,45 +120,103 @@ def utc(hit):
     return datetime.fromisoformat(hit.date).timestamp()
 
 
-def test_dates_sort_by_time_and_the_sort_stays_across_pages_and_says_it_is_per_page(qtbot, window, zones):
-    from sasc_desktop.gui.models import DATE, RANK
-    open_project(qtbot, window, zones)
+def _mixed_mbox(path, n=130):
+    """``n`` messages with 'report' said 1 to 5 times (rank order is neither time nor name order),
+    sent in scrambled order at +10:00 and -08:00, from senders in mixed case; one has no date."""
+    base = datetime(2001, 3, 1, 0, 0, tzinfo=timezone.utc)
+    names = ["amy", "Bob", "carol", "Dave", "ERIN", "frank", "Gina"]
+    out = []
+    for i in range(n):
+        zone = timezone(timedelta(hours=10 if i % 2 else -8))
+        when = (base + timedelta(hours=(i * 37) % n)).astimezone(zone)
+        date = "" if i == 5 else f"Date: {format_datetime(when)}\n"
+        words = " ".join(["report"] * (1 + (i * 7) % 5))
+        out.append(f"From p@example.com Thu Mar  1 09:00:00 2001\nFrom: {names[(i * 3) % 7]} <p{i % 7}@example.com>\n"
+                   f"To: Q <q@example.com>\nSubject: {'weekly' if i % 3 else 'Monthly'} report {i}\n{date}"
+                   f"Message-ID: <z{i}@example.com>\n\nThe {words} number {i} with some filler words.\n\n")
+    path.write_text("".join(out))
+    return path
+
+
+@pytest.fixture
+def mixed(tmp_path):
+    root = tmp_path / "mixed"
+    with Session.create(root) as s:
+        assert s.ingest([_mixed_mbox(tmp_path / "mixed.mbox")], workers=0).ingested == 130
+    return root
+
+
+def _oracle(root, query, key, descending):
+    """Every hit of the query, fetched in rank order, sorted in Python: the value missing last
+    either way, ties in rank order."""
+    with Session.open(root) as s:
+        hits = s.search(query, limit=10_000).hits
+    present = sorted((h for h in hits if key(h) is not None), key=key, reverse=descending)
+    return [h.doc_id for h in present] + [h.doc_id for h in hits if key(h) is None]
+
+
+def _click_and_wait(qtbot, window, panel, column):
+    with qtbot.waitSignal(window.search_done, timeout=30_000):
+        click_header(panel, column)
+    wait_idle(qtbot, window)
+
+
+def test_date_from_subject_sort_the_whole_result_set_across_pages(qtbot, window, mixed):
+    from sasc_desktop.gui.models import DATE, FROM, RANK, SCORE
+    open_project(qtbot, window, mixed)
     panel = window.search_panel
+    header = panel.table.horizontalHeader()
     search(qtbot, window, "report")
     assert panel.total == 130 and panel.model.rowCount() == 100
-    click_header(panel, DATE)
-    if panel.table.horizontalHeader().sortIndicatorOrder() != Qt.SortOrder.AscendingOrder:
-        click_header(panel, DATE)
-    hits = shown_hits(panel)
-    times = [utc(h) for h in hits]
-    assert times == sorted(times)                                 # in time, across the two zones
-    assert [h.date for h in hits] != sorted(h.date for h in hits)  # (which is not the text's order)
-    shown = [panel.proxy.index(r, DATE).data() for r in range(len(hits))]
-    assert shown == sorted(shown)  # the dates as shown (this computer's clock) read in order too
-    assert "this page sorted by Date, oldest first" in panel.summary.text()
-    window.grab().save(str(zones.parent / "sorted_page1.png"))
-    # the next page keeps the sort chosen, and says it again
+    ranked = [h.doc_id for h in shown_hits(panel)]
+    by_time = lambda h: None if not h.date else utc(h)  # noqa: E731
+    for descending in (False, True):
+        _click_and_wait(qtbot, window, panel, DATE)       # a real click: the engine sorts all 130
+        if (header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder) != descending:
+            _click_and_wait(qtbot, window, panel, DATE)
+        want = _oracle(mixed, "report", by_time, descending)
+        assert want[:100] != ranked                       # (not the rank order, nor a page of it sorted)
+        assert sorted(want[:100]) != sorted(ranked)
+        assert panel.offset == 0 and [h.doc_id for h in shown_hits(panel)] == want[:100]
+        words = "newest first" if descending else "oldest first"
+        assert f"sorted by Date, {words}" in panel.summary.text() and "this page" not in panel.summary.text()
+        with qtbot.waitSignal(window.search_done, timeout=30_000):
+            panel.next_button.click()                     # the next page of the same order
+        wait_idle(qtbot, window)
+        assert (header.sortIndicatorSection(), panel.offset) == (DATE, 100)
+        page2 = [h.doc_id for h in shown_hits(panel)]
+        assert page2 == want[100:] and page2[-1] == "z5@example.com"   # undated: last either way
+        assert "101–130 of 130 messages" in panel.summary.text() and f"sorted by Date, {words}" in panel.summary.text()
+        with qtbot.waitSignal(window.search_done, timeout=30_000):
+            panel.prev_button.click()
+        wait_idle(qtbot, window)
+    # From: by the sender ignoring case, over both pages
+    _click_and_wait(qtbot, window, panel, FROM)
+    descending = header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    want = _oracle(mixed, "report", lambda h: h.sender.lower(), descending)
+    assert [h.doc_id for h in shown_hits(panel)] == want[:100]
     with qtbot.waitSignal(window.search_done, timeout=30_000):
         panel.next_button.click()
     wait_idle(qtbot, window)
-    header = panel.table.horizontalHeader()
-    assert panel.offset == 100 and (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (
-        DATE, Qt.SortOrder.AscendingOrder)
-    page2 = [utc(h) for h in shown_hits(panel)]
-    assert len(page2) == 30 and page2 == sorted(page2)
-    assert "this page sorted by Date, oldest first" in panel.summary.text()
-    window.grab().save(str(zones.parent / "sorted_page2.png"))
-    # back to the search's order: no note
-    click_header(panel, RANK)
-    assert [h.rank for h in shown_hits(panel)] == list(range(101, 131))
-    assert "within this page" not in panel.summary.text()
-    # a sort on a result set that fits on one page sorts all of it: no note
-    search(qtbot, window, "lawyer")
-    assert panel.total == 40 and header.sortIndicatorSection() == RANK  # a new search starts in rank order
-    click_header(panel, DATE)
-    assert [utc(h) for h in shown_hits(panel)] == sorted(utc(h) for h in shown_hits(panel)) or \
-        [utc(h) for h in shown_hits(panel)] == sorted((utc(h) for h in shown_hits(panel)), reverse=True)
-    assert "within this page" not in panel.summary.text()
+    assert [h.doc_id for h in shown_hits(panel)] == want[100:]
+    window.grab().save(str(mixed.parent / "sorted_from_page2.png"))
+    # Rank: the search's own order again, from its first page
+    _click_and_wait(qtbot, window, panel, RANK)
+    assert panel.offset == 0 and [h.doc_id for h in shown_hits(panel)] == ranked
+    assert "sorted by" not in panel.summary.text()
+    # Score sorts the page shown, no new search, and says so
+    searches = []
+    window.search_done.connect(searches.append)
+    click_header(panel, SCORE)
+    wait_idle(qtbot, window)
+    pump(50)
+    assert not searches and "this page sorted by Score" in panel.summary.text()
+    scores = [h.score for h in shown_hits(panel)]
+    assert scores in (sorted(scores), sorted(scores, reverse=True))
+    # a new search starts in rank order
+    _click_and_wait(qtbot, window, panel, DATE)
+    search(qtbot, window, "filler")
+    assert header.sortIndicatorSection() == RANK and [h.rank for h in shown_hits(panel)] == list(range(1, 101))
 
 
 def test_dates_read_on_this_computer_s_clock_and_the_message_gives_its_own(monkeypatch):
