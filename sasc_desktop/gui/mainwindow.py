@@ -557,8 +557,10 @@ class MainWindow(QMainWindow):
             except SascError:
                 raise
             except Exception:
-                # An import commits to the index while we read it: a search that began on the
-                # index as it was may find a file of it merged away meanwhile. Once more, afresh.
+                # An import commits to the index while we read it. The engine's SearchIndex
+                # already retries once when a commit merged away files a search was reading
+                # (Whoosh's stale reader); this is a second line for anything else an import's
+                # commit can upset mid-search (e.g. a second commit during that retry).
                 if not self._importing:
                     raise
                 log.warning("a search during an import failed; trying once more", exc_info=True)

@@ -76,6 +76,12 @@ class FastScorer:
                 count = r.doc_count_all()
                 col = r._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
                 if col is None:
+                    if r.field_length(fieldname):
+                        # The segment has lengths for this field but its file is gone: a commit
+                        # merged the segment away since this searcher was opened (scoring on
+                        # with lengths of 1 would give wrong scores).
+                        raise FileNotFoundError(f"the index file of {fieldname!r} lengths was merged away "
+                                                "(the index changed while it was being read)")
                     continue
                 raw = np.asarray(col.load(), dtype=np.uint8)[:count]
                 arr[base:base + len(raw)] = _BYTE_LENGTH[raw]

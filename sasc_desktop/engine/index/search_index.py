@@ -288,12 +288,16 @@ class SearchIndex:
         if create or not whoosh_index.exists_in(str(self.path)):
             self.path.mkdir(parents=True, exist_ok=True)
             self.ix = whoosh_index.create_in(str(self.path), build_schema())
+            self.schema = self.ix.schema
             return
         try:
             self.ix = whoosh_index.open_dir(str(self.path))
         except (OSError, EOFError, ValueError, whoosh_index.IndexError) as exc:
             raise ProjectError(f"the search index at {self.path} cannot be opened ({exc}); "
                                "rebuild it with 'sasc reindex'") from exc
+        # Read once: Whoosh's ix.schema reads the table of contents from disk each time, which a
+        # commit replaces (a query parsed during an import found it deleted).
+        self.schema = self.ix.schema
 
     @classmethod
     def recreate(cls, path: Path) -> "SearchIndex":
@@ -326,6 +330,41 @@ class SearchIndex:
                 self._searcher = self.ix.searcher(weighting=BM25F(B=0.75, K1=1.2))
             return self._searcher
 
+    def _retrying(self, run):
+        """``run(searcher)``, once more on a fresh searcher when it fails because an index commit
+        changed the index under it. A commit writes a new table of contents and deletes the old
+        one, and merges small segments and deletes their files: opening a searcher just then can
+        find the table of contents it listed gone (FileNotFoundError), and a searcher taken just
+        before the commit can fail reading a segment's files Whoosh opens only when first read
+        (the stored fields: Whoosh finds no such column and fails with a TypeError; the field
+        lengths, see FastScorer; an OSError for a file it opens). A failure on a searcher that is
+        still current is raised as it is."""
+        s = None
+        try:
+            s = self.searcher()
+            return run(s)
+        except (QueryError, WhooshQueryError):
+            raise
+        except Exception:
+            if s is not None and not self._outdated(s):
+                raise
+            if s is not None:
+                self._drop(s)
+        return run(self.searcher())
+
+    @staticmethod
+    def _outdated(searcher) -> bool:
+        try:
+            return not searcher.up_to_date()
+        except Exception:  # (the index's table of contents being rewritten)
+            return True
+
+    def _drop(self, searcher) -> None:
+        with self._lock:
+            if self._searcher is searcher:
+                self._searcher.close()
+                self._searcher = self._fast = None
+
     def fast_scorer(self, searcher) -> FastScorer:
         with self._lock:
             if self._fast is None or self._fast.searcher is not searcher:
@@ -341,13 +380,13 @@ class SearchIndex:
     def parse(self, text: str, weights: dict[str, float] | None = None):
         weights = {**DEFAULT_FIELD_WEIGHTS, **(weights or {})}
         fields = [f for f in SEARCH_FIELDS if weights.get(f, 0) > 0] or list(SEARCH_FIELDS)
-        parser = MultifieldParser(fields, self.ix.schema, fieldboosts={f: float(weights[f]) for f in fields},
+        parser = MultifieldParser(fields, self.schema, fieldboosts={f: float(weights[f]) for f in fields},
                                   group=OrGroup.factory(0.0))
         parser.add_plugin(DateParserPlugin(free=False))
         original = text = (text or "").strip()
         if not text:
             raise QueryError("the query is empty")
-        schema = self.ix.schema
+        schema = self.schema
         searchable = sorted(set(schema.names()) - {"id", "doc_id"})
         text = _check_syntax(text, searchable)   # (field names lower-cased)
         text, dates = _normalise_dates(text)
@@ -371,13 +410,12 @@ class SearchIndex:
         """(hits, total, ms): hits are (id, doc_id, score) for ranks offset+1 .. offset+limit."""
         q = self.parse(text, weights)
         try:
-            return self._search(q, limit, offset)
+            return self._retrying(lambda s: self._search(s, q, limit, offset))
         except WhooshQueryError as exc:  # (a query parse() let through: said as its mistakes are)
             raise QueryError(f"cannot understand the query {(text or '').strip()!r}: {exc}") from exc
 
-    def _search(self, q, limit: int, offset: int):
+    def _search(self, s, q, limit: int, offset: int):
         t0 = time.perf_counter()
-        s = self.searcher()
         leaves = plan(q, s.schema)
         if leaves is not None:
             # Plain words: vectorised BM25F over cached posting arrays (same ranking as Whoosh's).
@@ -400,13 +438,12 @@ class SearchIndex:
         ``scores`` are numpy arrays over ranks 1..total (for sorting the whole result set)."""
         q = self.parse(text, weights)
         try:
-            return self._ranked(q)
+            return self._retrying(lambda s: self._ranked(s, q))
         except WhooshQueryError as exc:
             raise QueryError(f"cannot understand the query {(text or '').strip()!r}: {exc}") from exc
 
-    def _ranked(self, q):
+    def _ranked(self, s, q):
         t0 = time.perf_counter()
-        s = self.searcher()
         leaves = plan(q, s.schema)
         if leaves is not None:
             fast = self.fast_scorer(s)
