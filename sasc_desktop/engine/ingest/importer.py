@@ -34,7 +34,7 @@ from ..progress import Progress, ensure
 from ..project import Store
 from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
-from .parse import MalformedMessage, addresses, parse_message, raw_digest
+from .parse import MalformedMessage, addresses, parse_message, raw_digest, synthetic_message_id
 from .sources import PROJECT_INTERNALS, RawItem, count_messages, iter_source, source_kind
 from .text import is_reply_or_forward, normalise_subject
 
@@ -383,11 +383,9 @@ class Importer:
     def _store_message(self, con, m: Message, source_id: int, zraw: bytes, edges=None):
         """Insert a new document, or record a duplicate copy. Returns (id, 'new'|'replaced',
         doc_id, thread_id) or None for a duplicate that changed nothing."""
-        existing = con.execute("SELECT id, doc_id, thread_id, subject, folder, from_addr FROM messages WHERE message_id = ?",
-                               (m.message_id,)).fetchall()
-        same = [r for r in existing if _same_subject(r["subject"], m.subject)]
-        if same and not m.synthetic_id:
-            row = same[0]
+        existing = _with_message_id(con, m)
+        row = stored_document(con, m, existing)
+        if row is not None:
             sender_copy = self._is_sender_copy(m.folder, m.from_addr)
             con.execute("INSERT INTO copies(message, raw_sha256, location, folder, kept) VALUES (?, ?, ?, ?, 0)",
                         (row["id"], m.raw_sha256, m.location, m.folder))
@@ -536,6 +534,42 @@ def _count_edges(con, sender: str, recipients: list[str], kind: str) -> None:
     con.executemany("INSERT INTO edges(sender, recipient, kind, count) VALUES (?, ?, ?, 1) "
                     "ON CONFLICT(sender, recipient, kind) DO UPDATE SET count = count + 1",
                     [(sender, r, kind) for r in dict.fromkeys(recipients)])
+
+
+_DOC_COLUMNS = "id, doc_id, thread_id, subject, folder, from_addr, message_id, raw_sha256"
+
+
+def _with_message_id(con, m: Message) -> list:
+    return con.execute(f"SELECT {_DOC_COLUMNS} FROM messages WHERE message_id = ? ORDER BY id",
+                       (m.message_id,)).fetchall()
+
+
+def stored_document(con, m: Message, existing: Optional[list] = None):
+    """The stored document the parsed message ``m`` is a copy of (a row with id, doc_id,
+    thread_id, subject, folder, from_addr, message_id, raw_sha256), or None: the one rule.
+
+    A copy has the Message-ID and the same subject. For a message without one, its synthetic
+    id names its content (:func:`..parse.content_digest`: copies that differ only in what a
+    mailbox adds share it). Documents stored before that rule keep the id made from the raw
+    bytes of their first copy (its whole SHA-256), which no copy with other mailbox headers
+    has: a document without a Message-ID with the subject and date of ``m`` is a copy of it
+    when its stored copy has ``m``'s content digest (read back from its stored bytes).
+    ``existing``: the stored rows with ``m``'s Message-ID, when already read."""
+    if existing is None:
+        existing = _with_message_id(con, m)
+    for row in existing:
+        if _same_subject(row["subject"], m.subject):
+            return row
+    if not m.synthetic_id or existing:
+        return None
+    for row in con.execute(f"SELECT {_DOC_COLUMNS} FROM messages WHERE subject_norm = ? AND ts IS ? "
+                           "AND synthetic_id = 1 ORDER BY id", (normalise_subject(m.subject), m.timestamp)):
+        if not _same_subject(row["subject"], m.subject):
+            continue
+        data = con.execute("SELECT data FROM raw WHERE message = ?", (row["id"],)).fetchone()
+        if data is not None and synthetic_message_id(zlib.decompress(data[0])) == m.message_id:
+            return row
+    return None
 
 
 def new_doc_id(m, taken: bool) -> str:

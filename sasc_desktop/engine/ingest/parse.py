@@ -36,6 +36,42 @@ def raw_digest(raw: bytes) -> str:
     return hashlib.sha256(_strip_from_line(raw)).hexdigest()
 
 
+# Headers a mailbox or a mail client adds to its copy of a message (read/flag state, its folder,
+# sizes, IMAP and client bookkeeping): two copies that differ only in these are one message.
+MAILBOX_HEADERS = frozenset(h.lower().encode() for h in (
+    "Status", "X-Status", "X-Keywords", "X-UID", "X-IMAP", "X-IMAPbase", "X-IMAP-UID", "Content-Length",
+    "Lines", "X-Mozilla-Status", "X-Mozilla-Status2", "X-Mozilla-Keys", "X-Folder", "X-FileName", "X-Origin",
+    "X-Evolution", "X-Evolution-Source", "X-Gmail-Labels", "X-GM-THRID", "X-GM-MSGID", "X-Spool",
+    "X-Flags", "X-Mailbox-Line", "X-Mozilla-Draft-Info"))
+_HEADER_NAME = re.compile(rb"^([!-9;-~]+)[ \t]*:")
+
+
+def content_digest(raw: bytes) -> str:
+    """The SHA-256 of a message as written, without what a mailbox adds to its copy: its mbox
+    From line, the :data:`MAILBOX_HEADERS` (with their folded lines) and CR before LF. A message
+    without a Message-ID is identified by it (``sasc-<digest[:24]>``). For a message without
+    those headers and CRs it is the SHA-256 of its bytes, as the id was made before."""
+    raw = _strip_from_line(raw).replace(b"\r\n", b"\n")
+    end = raw.find(b"\n\n")
+    head, rest = (raw, b"") if end < 0 else (raw[:end + 1], raw[end + 1:])
+    kept, dropping = [], False
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and line.strip():
+            if not dropping:
+                kept.append(line)
+            continue
+        name = _HEADER_NAME.match(line)
+        dropping = bool(name) and name.group(1).lower() in MAILBOX_HEADERS
+        if not dropping:
+            kept.append(line)
+    return hashlib.sha256(b"\n".join(kept) + rest).hexdigest()
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    """The id of a message without a Message-ID: its copies in other mailboxes get the same."""
+    return f"sasc-{content_digest(raw)[:24]}"
+
+
 def _check_looks_like_mail(raw: bytes) -> None:
     if not raw.strip():
         raise MalformedMessage("empty message")
@@ -237,8 +273,9 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     message_id = _message_id(h("Message-ID"))
     synthetic = not message_id
     if synthetic:
-        message_id = f"sasc-{sha[:24]}"
-        notes.append("no Message-ID; a stable id was made from the message's SHA-256")
+        message_id = synthetic_message_id(raw)
+        notes.append("no Message-ID; a stable id was made from the message's SHA-256 "
+                     "(without the headers a mailbox adds to its copy)")
 
     date_text = h("Date")
     date_iso, ts = None, None
