@@ -44,7 +44,9 @@ only the first k are read, shorter lists show only what they have; give 0/0 for 
 documents; ``ranked_sens`` may be omitted when nothing is sensitive). It costs O(k) and
 returns ``None`` when the measure is undefined on the topic (e.g. a normalised measure whose
 best equals its worst) -- a learner should skip such topics. ``TopicState`` carries
-``lo``/``hi`` (normalisation bounds), ``n_pool`` and ``extra``. Measures that do not look at
+``lo``/``hi`` (normalisation bounds), ``n_pool``, ``extra`` and, for nCS-DCG, nCS-DCG_f and
+ngCS-DCG, ``parts`` = (lo_gain, lo_cost, hi_gain, hi_cost): the bounds as gain and cost sums,
+compared part by part so that a huge cost (1e9, 1e12) cancels exactly. Measures that do not look at
 the pool (P, DCG, CS-DCG, gCS-DCG, TERN, O-CS-DCG, F-docs, Empty, CS-DCG-sign) also accept
 ``state=None``. ``measure.score_list(ranked_rel, ranked_sens, pool_rel, pool_sens)`` does both
 steps at once (for one-off use). Typical cost: prepare well under a millisecond, score_ranked

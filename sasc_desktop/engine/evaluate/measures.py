@@ -25,8 +25,8 @@ import numpy as np
 
 from .errors import MeasureError
 from .judgments import Judgments, counts_from_levels
-from .kernels import (EPS, cost_table, cs_dcg_bounds, discount_slice, discounts, gains, gamma_cs_dcg_bounds,
-                      normalise, prefix_dcg)
+from .kernels import (EPS, exact_cost_limit, cost_table, cs_dcg_bound_parts, discount_slice, discounts, gains,
+                      gamma_cs_dcg_bound_parts, normalise, normalise_parts, prefix_dcg)
 from .registry import MeasureSpec, ParamSpec, format_value, register
 
 
@@ -42,6 +42,9 @@ class TopicState:
     hi: float
     n_pool: int
     extra: float = 0.0
+    # (lo_gain, lo_cost, hi_gain, hi_cost) for cost-sensitive normalised measures: the bounds
+    # as gain and cost sums (lo = lo_gain - lo_cost), kept apart so a huge cost cancels exactly
+    parts: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,12 +55,14 @@ class BatchState:
     hi: np.ndarray
     n_pool: np.ndarray
     extra: np.ndarray
+    parts: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.lo)
 
     def topic(self, i: int) -> TopicState:
-        return TopicState(float(self.lo[i]), float(self.hi[i]), int(self.n_pool[i]), float(self.extra[i]))
+        parts = None if self.parts is None else tuple(float(p[i]) for p in self.parts)
+        return TopicState(float(self.lo[i]), float(self.hi[i]), int(self.n_pool[i]), float(self.extra[i]), parts)
 
 
 _ZERO1 = np.zeros(1)
@@ -144,6 +149,18 @@ class Measure:
     def _evaluate(self, R, S, shown, lo, hi, extra) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
 
+    def _evaluate_parts(self, R, S, shown, lo, hi, extra, parts, n_terms) -> tuple[np.ndarray, np.ndarray]:
+        """``_evaluate`` for measures whose bounds come as gain and cost parts (``parts``:
+        (lo_gain, lo_cost, hi_gain, hi_cost) arrays, or None when a state was built without;
+        ``n_terms``: at most how many documents any list or pool involved shows)."""
+        return self._evaluate(R, S, shown, lo, hi, extra)
+
+    def _normalise_parts(self, raw, parts, n_terms: int, gamma: float = 1.0):
+        rg, rc = raw
+        lg, lc, hg, hc = parts
+        return normalise_parts(rg, rc, lg, lc, hg, hc,
+                               exact_cost_limit(tuple(self.costs), float(gamma), int(min(self.k, n_terms))))
+
     # --------------------------------------------------------------------- batch path
     def prepare_batch(self, pool_counts: np.ndarray) -> BatchState:
         """Precompute for T topics from class counts ``[T, G + 1, L + 1]`` (documents with
@@ -152,9 +169,10 @@ class Measure:
         counts3 = np.asarray(pool_counts, dtype=np.int64)
         if counts3.ndim != 3:
             raise MeasureError("pool counts must have shape [topics, grades, levels]")
-        lo, hi, extra = self._bounds(counts3)
+        lo, hi, extra, *parts = self._bounds(counts3)
         n = counts3.sum(axis=(1, 2))
-        return BatchState(np.asarray(lo, float), np.asarray(hi, float), n, np.asarray(extra, float))
+        parts = tuple(np.asarray(p, float) for p in parts[0]) if parts else None
+        return BatchState(np.asarray(lo, float), np.asarray(hi, float), n, np.asarray(extra, float), parts)
 
     def score_batch(self, state: BatchState | None, ranked_rel, ranked_sens=None, lengths=None
                     ) -> tuple[np.ndarray, np.ndarray]:
@@ -185,11 +203,13 @@ class Measure:
                 raise MeasureError(f"{self.name} needs the judged pool: pass prepare_batch(...)")
             z = np.zeros(T)
             lo = hi = extra = z
+            parts = None
         else:
             if len(state) != T:
                 raise MeasureError(f"state has {len(state)} topics but {T} ranked lists were given")
-            lo, hi, extra = state.lo, state.hi, state.extra
-        values, defined = self._evaluate(R, S, shown, lo, hi, extra)
+            lo, hi, extra, parts = state.lo, state.hi, state.extra, state.parts
+        n_terms = max(int(np.max(state.n_pool, initial=0)) if state is not None else 0, w)
+        values, defined = self._evaluate_parts(R, S, shown, lo, hi, extra, parts, n_terms)
         values = np.asarray(values, dtype=np.float64)
         defined = np.asarray(defined, dtype=bool) & np.isfinite(values)
         return np.where(defined, values, 0.0), defined
@@ -221,9 +241,12 @@ class Measure:
             if self.SPEC.needs_pool:
                 raise MeasureError(f"{self.name} needs the judged pool: pass prepare(...)")
             lo = hi = extra = _ZERO1
+            parts = None
         else:
             lo, hi, extra = np.array([state.lo]), np.array([state.hi]), np.array([state.extra])
-        values, defined = self._evaluate(R, S, _ones(R.shape[1]), lo, hi, extra)
+            parts = None if state.parts is None else tuple(np.array([p]) for p in state.parts)
+        n_terms = max(R.shape[1], state.n_pool if state is not None else 0)
+        values, defined = self._evaluate_parts(R, S, _ones(R.shape[1]), lo, hi, extra, parts, n_terms)
         v = float(values[0])
         return v if bool(defined[0]) and math.isfinite(v) else None
 
@@ -252,11 +275,23 @@ class Measure:
     def _cs_dcg(self, R, S, shown) -> np.ndarray:
         return ((self._g(R) * self._d(R.shape[1]) - self._level_costs(S)) * shown).sum(axis=1)
 
-    def _gamma_cs_dcg(self, R, S, shown, gamma: float) -> np.ndarray:
+    def _cs_dcg_parts(self, R, S, shown) -> tuple[np.ndarray, np.ndarray]:
+        """CS-DCG as (gain sum, cost sum)."""
+        return ((self._g(R) * self._d(R.shape[1])) * shown).sum(axis=1), (self._level_costs(S) * shown).sum(axis=1)
+
+    def _gamma_penalties(self, S, shown, gamma: float) -> np.ndarray:
         sens = (S >= 1) & shown
         above = np.cumsum(sens, axis=1) - sens
-        pen = self._level_costs(S) * np.power(float(gamma), above)
+        return self._level_costs(S) * np.power(float(gamma), above)
+
+    def _gamma_cs_dcg(self, R, S, shown, gamma: float) -> np.ndarray:
+        pen = self._gamma_penalties(S, shown, gamma)
         return ((self._g(R) * self._d(R.shape[1]) - pen) * shown).sum(axis=1)
+
+    def _gamma_cs_dcg_parts(self, R, S, shown, gamma: float) -> tuple[np.ndarray, np.ndarray]:
+        """gamma-CS-DCG as (gain sum, cost sum)."""
+        pen = self._gamma_penalties(S, shown, gamma)
+        return ((self._g(R) * self._d(R.shape[1])) * shown).sum(axis=1), (pen * shown).sum(axis=1)
 
 
 def evaluate_run(measures: Sequence[Measure], run: Mapping[str, Sequence[str]], judgments: Judgments,
@@ -344,12 +379,17 @@ class NCSDCG(Measure):
 
     def _bounds(self, counts3):
         counts, rel, lev = _classes(counts3)
-        hi, lo = cs_dcg_bounds(counts, gains(rel), cost_table(self.costs, int(lev.max(initial=0)))[lev],
-                               self.k, sublists=self.SUBLISTS)
-        return lo, hi, np.zeros(len(hi))
+        (hg, hc), (lg, lc) = cs_dcg_bound_parts(counts, gains(rel), cost_table(self.costs, int(lev.max(initial=0)))[lev],
+                                                self.k, sublists=self.SUBLISTS)
+        return lg - lc, hg - hc, np.zeros(len(hg)), (lg, lc, hg, hc)
 
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return normalise(self._cs_dcg(R, S, shown), lo, hi)
+
+    def _evaluate_parts(self, R, S, shown, lo, hi, extra, parts, n_terms):
+        if parts is None:
+            return self._evaluate(R, S, shown, lo, hi, extra)
+        return self._normalise_parts(self._cs_dcg_parts(R, S, shown), parts, n_terms)
 
 
 @_family("nCS-DCG_f", "CS-DCG normalised between its exact worst and best over all sub-lists of length <= k of "
@@ -379,12 +419,19 @@ class NGammaCSDCG(Measure):
 
     def _bounds(self, counts3):
         counts, rel, lev = _classes(counts3)
-        hi, lo = gamma_cs_dcg_bounds(counts, gains(rel), cost_table(self.costs, int(lev.max(initial=0)))[lev],
-                                     lev >= 1, self.get("gamma"), self.k)
-        return lo, hi, np.zeros(len(hi))
+        (hg, hc), (lg, lc) = gamma_cs_dcg_bound_parts(counts, gains(rel),
+                                                      cost_table(self.costs, int(lev.max(initial=0)))[lev],
+                                                      lev >= 1, self.get("gamma"), self.k)
+        return lg - lc, hg - hc, np.zeros(len(hg)), (lg, lc, hg, hc)
 
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return normalise(self._gamma_cs_dcg(R, S, shown, self.get("gamma")), lo, hi)
+
+    def _evaluate_parts(self, R, S, shown, lo, hi, extra, parts, n_terms):
+        if parts is None:
+            return self._evaluate(R, S, shown, lo, hi, extra)
+        gamma = self.get("gamma")
+        return self._normalise_parts(self._gamma_cs_dcg_parts(R, S, shown, gamma), parts, n_terms, gamma)
 
 
 @_family("TERN", "-M if any sensitive document is in the top k; else 1 if any relevant one is; else 0.", (PENALTY,))
