@@ -25,8 +25,9 @@ import numpy as np
 
 from .errors import MeasureError
 from .judgments import Judgments, counts_from_levels
-from .kernels import (EPS, exact_cost_limit, cost_table, cs_dcg_bound_parts, discount_slice, discounts, gains,
-                      gamma_cs_dcg_bound_parts, normalise, normalise_parts, prefix_dcg)
+from .kernels import (EPS, cost_table, cs_dcg_bound_parts, cs_dcg_bounds, discount_slice, discounts,
+                      exact_cost_limit, gains, gamma_cs_dcg_bound_parts, gamma_cs_dcg_bounds, normalise,
+                      normalise_parts, prefix_dcg)
 from .registry import MeasureSpec, ParamSpec, format_value, register
 
 
@@ -87,6 +88,8 @@ class Measure:
     """Base of every measure. Build them with ``parse_measure`` / ``make_measure``."""
 
     SPEC: ClassVar[MeasureSpec]
+    # A fixed interval holding every value of the measure (None: none, or see value_range).
+    RANGE: ClassVar[tuple[float, float] | None] = None
     k: int
     params: tuple[tuple[str, Any], ...] = ()
     explicit: tuple[str, ...] = ()
@@ -139,6 +142,19 @@ class Measure:
     def _level_costs(self, S: np.ndarray) -> np.ndarray:
         table = self._cost_array
         return table[np.minimum(S, len(table) - 1)]
+
+    # ------------------------------------------------------------------------ ranges
+    def value_range(self, pool_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per topic, an interval ``(lo [T], hi [T])`` holding the value of every list of at
+        most k documents of the judged pool (class counts as for ``prepare_batch``) -- the
+        measure's own scale, used by learners that need values in [0, 1] (AdaRank rescales
+        (v - lo) / (hi - lo)). Normalised measures give [0, 1]; values of lists with unjudged
+        documents or gaps may still fall outside (clip them). ``None``: no such interval is
+        known (a learner then uses the spread of the values it sees)."""
+        T = np.asarray(pool_counts).shape[0]
+        if self.RANGE is None:
+            return None
+        return np.full(T, float(self.RANGE[0])), np.full(T, float(self.RANGE[1]))
 
     # ------------------------------------------------------------------------ hooks
     def _bounds(self, counts3: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -338,12 +354,19 @@ GAIN = ParamSpec("gain", "choice", "label score of a non-sensitive document: exp
 @_family("P", "Precision at k: relevant (grade >= rel) documents in the top k, divided by k (trec_eval P).",
          (ParamSpec("rel", "int", "minimum grade that counts as relevant", default=1, minimum=1),))
 class Precision(Measure):
+    RANGE = (0.0, 1.0)
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return ((R >= self.get("rel")) & shown).sum(axis=1) / self.k, np.ones(len(R), bool)
 
 
 @_family("DCG", "Discounted cumulative gain: sum of (2^rel - 1) / log2(i + 1) over the top k.")
 class DCG(Measure):
+    def value_range(self, pool_counts):
+        counts, rel, _ = _classes(np.asarray(pool_counts, dtype=np.int64))
+        hi = prefix_dcg(counts, gains(rel), self.k, True)                    # the ideal DCG@k
+        return np.zeros(len(hi)), hi
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return self._dcg(R, shown), np.ones(len(R), bool)
 
@@ -351,6 +374,8 @@ class DCG(Measure):
 @_family("nDCG", "DCG@k divided by the ideal DCG@k of the judged pool (0 when the ideal is 0, as RankLib).",
          normalised=True, needs_pool=True)
 class NDCG(Measure):
+    RANGE = (0.0, 1.0)
+
     def _bounds(self, counts3):
         counts, rel, _ = _classes(counts3)
         hi = prefix_dcg(counts, gains(rel), self.k, True)
@@ -365,6 +390,13 @@ class NDCG(Measure):
 @_family("CS-DCG", "Cost-sensitive DCG: sum over shown positions of (g d - c); cost is not discounted. "
          "Below 0: worse than showing nothing.", (COST, COSTS), cost_params=True)
 class CSDCG(Measure):
+    def value_range(self, pool_counts):
+        """Exact worst and best over every sub-list of at most k judged documents (nCS-DCG_f's)."""
+        counts, rel, lev = _classes(np.asarray(pool_counts, dtype=np.int64))
+        hi, lo = cs_dcg_bounds(counts, gains(rel), cost_table(self.costs, int(lev.max(initial=0)))[lev], self.k,
+                               sublists=True)
+        return lo, hi
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return self._cs_dcg(R, S, shown), np.ones(len(R), bool)
 
@@ -375,6 +407,7 @@ class CSDCG(Measure):
          "can score outside [0, 1]; use nCS-DCG_f for systems that may show fewer documents.",
          (COST, COSTS), normalised=True, needs_pool=True, cost_params=True)
 class NCSDCG(Measure):
+    RANGE = (0.0, 1.0)
     SUBLISTS: ClassVar[bool] = False
 
     def _bounds(self, counts3):
@@ -402,6 +435,14 @@ class NCSDCGF(NCSDCG):
 @_family("gCS-DCG", "gamma-CS-DCG: sum of (g_i d_i - c_i gamma^s_i), s_i = sensitive documents shown above rank i.",
          (COST, COSTS, GAMMA), cost_params=True)
 class GammaCSDCG(Measure):
+    def value_range(self, pool_counts):
+        """Worst and best over sub-lists of at most k judged documents (exact with equal costs;
+        otherwise over rankings in gain order, see ngCS-DCG)."""
+        counts, rel, lev = _classes(np.asarray(pool_counts, dtype=np.int64))
+        hi, lo = gamma_cs_dcg_bounds(counts, gains(rel), cost_table(self.costs, int(lev.max(initial=0)))[lev],
+                                     lev >= 1, self.get("gamma"), self.k, sublists=True)
+        return lo, hi
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return self._gamma_cs_dcg(R, S, shown, self.get("gamma")), np.ones(len(R), bool)
 
@@ -412,6 +453,8 @@ class GammaCSDCG(Measure):
          "order (realisable, not guaranteed extreme), see bounds_exact.",
          (COST, COSTS, GAMMA), normalised=True, needs_pool=True, cost_params=True)
 class NGammaCSDCG(Measure):
+    RANGE = (0.0, 1.0)
+
     @property
     def bounds_exact(self) -> bool:
         """True when the normalisation bounds are the exact best and worst (equal costs)."""
@@ -436,6 +479,10 @@ class NGammaCSDCG(Measure):
 
 @_family("TERN", "-M if any sensitive document is in the top k; else 1 if any relevant one is; else 0.", (PENALTY,))
 class TERN(Measure):
+    def value_range(self, pool_counts):
+        T = np.asarray(pool_counts).shape[0]
+        return np.full(T, -float(self.get("M"))), np.ones(T)
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         any_sens = ((S >= 1) & shown).any(axis=1)
         any_rel = ((R >= 1) & shown).any(axis=1)
@@ -445,6 +492,10 @@ class TERN(Measure):
 @_family("SENS", "-M if any sensitive document is in the top k; else nDCG@k with the ideal built from the "
          "non-sensitive judged documents only (0 when that ideal is 0).", (PENALTY,), needs_pool=True)
 class SENS(Measure):
+    def value_range(self, pool_counts):
+        T = np.asarray(pool_counts).shape[0]
+        return np.full(T, -float(self.get("M"))), np.ones(T)
+
     def _bounds(self, counts3):
         counts, rel, lev = _classes(counts3)
         hi = prefix_dcg(counts * (lev == 0), gains(rel), self.k, True)
@@ -461,6 +512,8 @@ class SENS(Measure):
 class _LabelMeasure(Measure):
     """Label scores: ``forbidden`` for a sensitive document (any level >= 1, whatever its
     grade), else the gain (2^rel - 1, or rel with gain=linear)."""
+
+    RANGE = (0.0, 1.0)
 
     def _labels(self, rel, lev) -> np.ndarray:
         pos = gains(rel) if self.get("gain") == "exp" else np.maximum(np.asarray(rel, dtype=np.float64), 0.0)
@@ -531,6 +584,8 @@ class OCSDCG(Measure):
 
 @_family("F-docs", "Share of the shown top-k documents that are sensitive (undefined when nothing is shown).")
 class FDocs(Measure):
+    RANGE = (0.0, 1.0)
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         n = shown.sum(axis=1)
         sens = ((S >= 1) & shown).sum(axis=1)
@@ -541,6 +596,8 @@ class FDocs(Measure):
          "in the top k) / min(k, non-sensitive relevant in the pool); undefined when the pool has none.",
          needs_pool=True)
 class Withheld(Measure):
+    RANGE = (0.0, 1.0)
+
     def _bounds(self, counts3):
         n = counts3[:, 1:, 0].sum(axis=1).astype(np.float64)
         z = np.zeros(len(n))
@@ -556,6 +613,8 @@ class Withheld(Measure):
 @_family("Empty", "1 when the list shows nothing in the top k, else 0 (its mean is the share of topics with "
          "nothing shown).")
 class Empty(Measure):
+    RANGE = (0.0, 1.0)
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         return (shown.sum(axis=1) == 0).astype(np.float64), np.ones(len(R), bool)
 
@@ -563,6 +622,8 @@ class Empty(Measure):
 @_family("CS-DCG-sign", "+1, 0 or -1: the sign of CS-DCG@k (the dissertation's +/0/- counts).",
          (COST, COSTS), cost_params=True)
 class CSDCGSign(Measure):
+    RANGE = (-1.0, 1.0)
+
     def _evaluate(self, R, S, shown, lo, hi, extra):
         v = self._cs_dcg(R, S, shown)
         return np.where(v > EPS, 1.0, np.where(v < -EPS, -1.0, 0.0)), np.ones(len(R), bool)

@@ -82,6 +82,7 @@ class Evaluator:
         self.S = np.where(self.valid, d.sens[np.maximum(self.pos, 0)], 0)
         counts = counts_from_levels([np.asarray(r) for r in d.pool_rel], [np.asarray(s) for s in d.pool_sens]) \
             if T else None
+        self.pool_counts = counts
         self._state = self.measure.prepare_batch(counts) if T else None
         _, self.defined = self.per_topic_raw(np.zeros(len(d.rel)))
 
@@ -106,6 +107,13 @@ class Evaluator:
     def mean(self, scores: np.ndarray, lengths: Optional[np.ndarray] = None) -> float:
         values, defined = self.per_topic_raw(scores, lengths)
         return float(values[defined].mean()) if defined.any() else 0.0
+
+    def value_range(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """Per topic, the interval the measure's values lie in (``Measure.value_range``), or
+        None when the measure knows none."""
+        if self.pool_counts is None:
+            return np.zeros(0), np.zeros(0)
+        return self.measure.value_range(self.pool_counts)
 
     def mean_weighted(self, scores: np.ndarray, weights: np.ndarray) -> tuple[float, np.ndarray]:
         values, defined = self.per_topic_raw(scores)

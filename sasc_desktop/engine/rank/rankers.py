@@ -164,10 +164,29 @@ class CoordinateAscent(Ranker):
         return self._norm(X) @ self.coef_
 
 
+def _unit_scaler(lo: np.ndarray, hi: np.ndarray):
+    """v -> clip((v - lo) / (hi - lo), 0, 1) per topic; 0 on topics where hi <= lo (every
+    list scores the same there). With lo = 0 and hi = 1 it is exactly clip(v, 0, 1)."""
+    lo = np.asarray(lo, float)
+    hi = np.asarray(hi, float)
+    ok = hi > lo
+    span = np.where(ok, hi - lo, 1.0)
+
+    def scale(v):
+        return np.where(ok, np.clip((np.asarray(v, float) - lo) / span, 0.0, 1.0), 0.0)
+    return scale
+
+
 class AdaRank(Ranker):
-    """Xu & Li's AdaRank with single features as weak rankers; any measure as objective
-    (per-topic values clipped to [0, 1] for the boosting weights); validation picks the
-    number of rounds."""
+    """Xu & Li's AdaRank with single features as weak rankers; any measure as objective;
+    validation picks the number of rounds.
+
+    AdaRank needs per-topic performance in [0, 1]. Each topic's values are rescaled to the
+    measure's own interval for that topic (``Measure.value_range``: [0, 1] for normalised
+    measures, [0, ideal] for DCG, the exact worst..best over sub-lists for CS-DCG and
+    gCS-DCG, [-M, 1] for TERN and SENS), or, for a measure without one (O-CS-DCG), to the
+    spread of the weak rankers' values on that topic; then clipped to [0, 1]. (Plain clipping
+    made every topic with DCG or CS-DCG >= 1 look perfect and TERN's -M look like 0.)"""
 
     name = "adarank"
     needs_objective = True
@@ -183,8 +202,14 @@ class AdaRank(Ranker):
         ev = Evaluator(m, train)
         T = train.n_topics
         P = np.full(T, 1.0 / max(T, 1))
-        # per-feature per-topic performance
-        perf = np.array([np.clip(ev.per_topic(Z[:, j]), 0, 1) for j in range(Z.shape[1])])  # [F, T]
+        # per-feature per-topic performance, rescaled to [0, 1] per topic
+        raw = np.array([ev.per_topic(Z[:, j]) for j in range(Z.shape[1])]).reshape(Z.shape[1], T)  # [F, T]
+        bounds = ev.value_range()
+        if bounds is None:
+            bounds = (raw.min(axis=0, initial=np.inf), raw.max(axis=0, initial=-np.inf))
+        scale = _unit_scaler(*bounds)
+        self.value_range_ = (np.asarray(bounds[0], float), np.asarray(bounds[1], float))
+        perf = scale(raw)
         w = np.zeros(Z.shape[1])
         used = np.zeros(Z.shape[1], int)
         vev = Evaluator(m, valid) if valid is not None and valid.n_topics else None
@@ -200,7 +225,7 @@ class AdaRank(Ranker):
             alpha = 0.5 * np.log(max(num, 1e-12) / max(den, 1e-12))
             w[j] += alpha
             used[j] += 1
-            values = np.clip(ev.per_topic(Z @ w), 0, 1)
+            values = scale(ev.per_topic(Z @ w))
             P = np.exp(-values)
             P /= P.sum()
             score = vev.mean(Zv @ w) if vev else ev.mean(Z @ w)
