@@ -538,13 +538,11 @@ class _Locator:
             m = parse_message(raw, str(txt))
         except Exception:  # MalformedMessage, or anything the parser cannot read: ingest skips it, so do we
             return None
-        from ..ingest.importer import _same_subject
-        rows = self.con.execute("SELECT doc_id, subject FROM messages WHERE message_id = ? ORDER BY id",
-                                (m.message_id,)).fetchall()
-        if not m.synthetic_id:
-            for r in rows:
-                if _same_subject(r[1], m.subject):
-                    return r[0]
+        from ..ingest.importer import _with_message_id, stored_document
+        rows = _with_message_id(self.con, m)
+        row = stored_document(self.con, m, existing=rows)  # ingest's own rule for "a copy of a stored document"
+        if row is not None:
+            return row["doc_id"]
         return _NotIngested(txt, m, bool(rows))
 
     @staticmethod
@@ -560,15 +558,13 @@ class _Locator:
           on the order the mail is ingested in; so do copies (different bytes) of one message
           whose Message-ID a stored message already has (the ``~<hash>`` is of the copy stored
           first). Labels for them cannot be placed before ingest: an InputError, nothing written.
-        A message without a Message-ID (synthetic ``sasc-<hash>`` id) is its own document."""
+        A message without a Message-ID has the synthetic ``sasc-<digest of its content>`` id, so
+        its copies share it and are grouped like the rest."""
         from ..ingest.importer import _same_subject, new_doc_id
         out: dict[Path, str] = {}
         by_id: dict[str, list[_NotIngested]] = {}
         for f in files:
-            if f.message.synthetic_id:
-                out[f.txt] = new_doc_id(f.message, taken=f.taken)
-            else:
-                by_id.setdefault(f.message.message_id, []).append(f)
+            by_id.setdefault(f.message.message_id, []).append(f)
         problems: list[str] = []
         for mid, group in by_id.items():
             messages: list[list[_NotIngested]] = []          # files grouped as ingest merges them

@@ -812,3 +812,23 @@ def test_rev5_3_a_level_0_against_stored_reasons_needs_replace_which_removes_the
     assert sensitivity_reasons(s, "p") == {"m1@x": ["legal"]}
     assert judged_sensitive(s, "p") == {"m1@x"}
     s.close()
+
+
+def test_7_a_labelled_copy_without_message_id_is_found_like_ingest_finds_it(tmp_path):
+    """A message without a Message-ID stored from one mailbox; its labels come with a copy that
+    differs only in what a mailbox adds (Status, X-Folder): ingest would merge the copy into the
+    stored document, so the labels land on it (they went to a new '<id>~<hash>' document that
+    ingest would never make)."""
+    mail = tmp_path / "mail"
+    _eml(mail / "a.txt", None, "no id here", "the body")
+    s = _project(tmp_path, mail)
+    (stored,) = [r[0] for r in s.store.con.execute("SELECT doc_id FROM messages")]
+    labelled = tmp_path / "labelled"
+    _eml(labelled / "a.txt", None, "no id here", "the body", extra="Status: RO\nX-Folder: inbox\n")
+    _write(labelled / "a.cats", "1,2,1\n")
+    counts = import_categories(s, labelled)
+    assert (counts["messages"], counts["sensitive"], counts["not_in_project"]) == (1, 1, 0)
+    assert J.sensitivity(s.store, DANA) == {stored: 1}
+    s.ingest([labelled], workers=0)   # ingest agrees: the copy is that document
+    assert [r[0] for r in s.store.con.execute("SELECT doc_id FROM messages")] == [stored]
+    s.close()
