@@ -34,6 +34,10 @@ def register(sub) -> None:
     p.add_argument("--persona", default=None, help="whose sensitivities to protect (with --protect)")
     p.add_argument("--cutoff", metavar="POLICY", default=None,
                    help="with --protect: fixed (the default), dynamic, static or threshold")
+    p.add_argument("--sort", choices=("date", "sender", "subject"), default=None,
+                   help="order all matches by date (oldest first), sender or subject instead of by rank "
+                        "(missing values last); not with --protect")
+    p.add_argument("--descending", action="store_true", help="with --sort: newest / Z first")
     p.set_defaults(func=cmd_search, parser=p)
 
     p = sub.add_parser("show", help="show one document's whole record")
@@ -102,6 +106,9 @@ PROTECT_ONLY = (("persona", "--persona"), ("cutoff", "--cutoff"), ("show_withhel
 
 def cmd_search(args) -> int:
     if getattr(args, "protect", None):
+        if args.sort is not None:
+            args.parser.error("--sort is not available with --protect: a protected list is in the order "
+                              "its approach ranks it")
         from .rank_cmds import cmd_protected_search
         if args.cutoff is None:
             args.cutoff = "fixed"
@@ -112,8 +119,11 @@ def cmd_search(args) -> int:
     if given:
         args.parser.error(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} --protect APPROACH: "
                           "without it the search is not protected")
+    if args.descending and args.sort is None:
+        args.parser.error("--descending needs --sort date, sender or subject")
     with Session.open(args.dir) as s:
-        result = s.search(args.query, limit=args.limit, offset=args.offset)
+        result = s.search(args.query, limit=args.limit, offset=args.offset, sort=args.sort,
+                          descending=args.descending)
     if args.json:
         print_json(result.to_json())
         return 0
