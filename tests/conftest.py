@@ -8,6 +8,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# A test run started as a background job of a script (as CI may start it) inherits Ctrl+C
+# ignored, and so would every process it starts; the Ctrl+C tests press it as a user at a
+# terminal does, so the run takes it as a terminal would (tests of the ignored case set it).
+import signal  # noqa: E402
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 if os.environ.get("SASC_BLOCK_QT") == "1":
     class _BlockQt:
         def find_spec(self, name, path=None, target=None):

@@ -41,8 +41,11 @@ def process_pool(workers: int, method: str = "forkserver", initializer: Optional
     the GUI does, is unsafe)."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context(method) if method in methods else None
+    # A process started with Ctrl+C ignored (nohup, a background job of a script) keeps it
+    # ignored in its workers too.
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     return Pool(workers, mp_context=context, initializer=_start_worker,
-                initargs=(os.getpid(), initializer, initargs))
+                initargs=(os.getpid(), initializer, initargs, ignored))
 
 
 class Pool(ProcessPoolExecutor):
@@ -97,8 +100,9 @@ class _sigint_blocked:
             signal.pthread_sigmask(signal.SIG_SETMASK, self._old)
 
 
-def _start_worker(app_pid: int, initializer: Optional[Callable], initargs: tuple) -> None:
-    signal.signal(signal.SIGINT, _worker_sigint)
+def _start_worker(app_pid: int, initializer: Optional[Callable], initargs: tuple,
+                  sigint_ignored: bool = False) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN if sigint_ignored else _worker_sigint)
     if hasattr(signal, "pthread_sigmask"):  # blocked when the worker was started (Pool.submit)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     watch_parent(app_pid)
@@ -131,7 +135,9 @@ class deferred_interrupts:
             raise KeyboardInterrupt
 
     def __enter__(self) -> "deferred_interrupts":
-        if threading.current_thread() is threading.main_thread():
+        # Where Ctrl+C is ignored (the process was started so) it stays ignored.
+        if threading.current_thread() is threading.main_thread() \
+                and signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
             try:
                 self._old = signal.signal(signal.SIGINT, self._handler)
                 self._active = True

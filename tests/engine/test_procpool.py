@@ -222,3 +222,28 @@ def test_try_lock_file_tells_held_from_cannot_lock(tmp_path):
     assert fd is not None and not held
     unlock_file(fd)
     assert try_lock_file(tmp_path / "missing" / "x.lock") == (None, False)  # cannot be made
+
+
+IGNORING_APP = textwrap.dedent("""
+    import os, signal, sys, time
+    from sasc_desktop.engine.procpool import deferred_interrupts, process_pool
+    if __name__ == "__main__":
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # started so (nohup, a background job)
+        with deferred_interrupts():
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # stays ignored in the block
+        with process_pool(1) as pool:
+            running = pool.submit(time.sleep, 1.5)
+            time.sleep(0.5)
+            os.killpg(os.getpgid(0), signal.SIGINT)  # to the app and its worker
+            running.result()                          # not interrupted
+            print("done", flush=True)
+""")
+
+
+def test_a_process_started_with_ctrl_c_ignored_keeps_it_ignored_in_its_workers(tmp_path):
+    script = tmp_path / "ignoring.py"
+    script.write_text(IGNORING_APP)
+    env = dict(os.environ, SASC_BLOCK_QT="1", PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120,
+                         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert (run.returncode, run.stdout) == (0, "done\n"), run.stderr
