@@ -526,6 +526,7 @@ class MainWindow(QMainWindow):
             return None
         self._search_seq += 1
         seq = self._search_seq
+        gen = self._project_gen
         # Another page of the same query keeps the whole-set sort chosen; a new search starts in rank order.
         sort = self.search_panel.engine_sort() if query == self.search_panel.query else None
         self.search_panel.requested_sort = sort
@@ -533,8 +534,8 @@ class MainWindow(QMainWindow):
         self.flash(f"Searching for {query}…" + (f" ({DURING_IMPORT})" if self._importing else ""), 0)
 
         def done(value):
-            if seq != self._search_seq:
-                return  # a newer search was started
+            if seq != self._search_seq or gen != self._project_gen:
+                return  # a newer search was started, or another project opened since
             result, probs = value
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
@@ -547,11 +548,17 @@ class MainWindow(QMainWindow):
             self.search_done.emit(result)
 
         def failed(exc):
+            if gen != self._project_gen:
+                return
             self.search_panel.pending_select = None
             self.show_error(f"The search for “{query}”", exc, _details(exc))
-        session = self.session
 
         def run(_progress):
+            # The project open when the search runs: one being opened was queued before it on
+            # this worker (a session taken when the search was asked for could be the one left).
+            session = self.session
+            if session is None or gen != self._project_gen:
+                return None, None
             try:
                 return run_search(session, query, offset, sort=by, descending=descending)
             except SascError:
@@ -575,11 +582,17 @@ class MainWindow(QMainWindow):
         self._requested_doc = doc_id
         terms = tuple(self.search_panel.terms)
 
+        gen = self._project_gen
+
         def done(payload):
-            if seq == self._doc_seq:
+            if seq == self._doc_seq and gen == self._project_gen:
                 self.doc_view.show_document(payload)
                 self.document_shown.emit(doc_id)
-        return self.worker.run(lambda p: load_document(self.session, doc_id, terms), done,
+
+        def failed(exc):
+            if gen == self._project_gen:  # not a message of the project being left
+                self.show_error(f"Opening the message {doc_id}", exc, _details(exc))
+        return self.worker.run(lambda p: load_document(self.session, doc_id, terms), done, failed,
                                label=f"Opening the message {doc_id}")
 
     def show_syntax_help(self) -> None:
@@ -652,12 +665,16 @@ class MainWindow(QMainWindow):
 
         def done(report):
             finish()
+            if self.session is None:  # the window was closed meanwhile: nothing to report to
+                return
             on_done(report)
-            self.refresh_info()
+            if gen == self._project_gen:  # else another project is open (or opening) now
+                self.refresh_info()
 
         def failed(exc):
             finish()
-            on_error(exc)
+            if self.session is not None:
+                on_error(exc)
         session = self.session
 
         def run(progress):
