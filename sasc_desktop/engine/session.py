@@ -157,6 +157,8 @@ class Session:
         is the number of matches either way."""
         if limit < 1:
             raise InputError("limit must be at least 1")
+        if offset < 0:
+            raise InputError("offset must be 0 or more")
         offset = max(0, offset)
         weights = self.settings()["field_weights"]
         if sort is not None:

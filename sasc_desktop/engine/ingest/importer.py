@@ -159,7 +159,7 @@ class Importer:
                 raise InputError(f"{path} is part of this project ({what}), not a mailbox")
 
     def _run(self, paths: list[Path], kinds: list[str], progress: Progress, started: float) -> IngestReport:
-        repair_index(self.store, self.index)
+        repair_index(self.store, self.index, import_lock_held=True)
         report = IngestReport()
         total = sum(count_messages(p) for p in paths)
         progress.update(0, total, "starting")
@@ -219,7 +219,7 @@ class Importer:
                         self._stopped_source(current, report)
         changed = fix_threads(self.store)
         if changed or self._deferred:
-            repair_index(self.store, self.index)
+            repair_index(self.store, self.index, import_lock_held=True)
         report.seconds = time.monotonic() - started
         if not report.cancelled:
             progress.update(done, total, "finished")
@@ -631,11 +631,29 @@ def _analyse_rows(rows: list[dict]) -> list[dict]:
 
 
 def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] = None,
-                 workers: Optional[int] = None) -> int:
+                 workers: Optional[int] = None, import_lock_held: bool = False) -> int:
     """Re-add every message not known to be in the index (after a kill or a schema change).
     Large repairs analyse the text in worker processes. Sources a killed import left
-    'running' are marked 'interrupted' first (:func:`settle_interrupted_sources`)."""
+    'running' are marked 'interrupted' first (:func:`settle_interrupted_sources`).
+
+    A repair holds the project's import lock (``import_lock_held``: the caller, an import,
+    already does). While another process's import holds it, nothing is repaired: the messages
+    not yet indexed are that import's, which indexes them (a repair then added them a second
+    time, and a session opened during an import waited on the import's index writer)."""
     settle_interrupted_sources(store, index)
+    if import_lock_held:
+        return _repair_index(store, index, progress, workers)
+    fd, held = try_lock_file(Path(index.path) / IMPORT_LOCK)
+    if held:
+        return 0
+    try:  # (no lock at all on a file system that cannot lock: repaired unlocked, as before)
+        return _repair_index(store, index, progress, workers)
+    finally:
+        if fd is not None:
+            unlock_file(fd)
+
+
+def _repair_index(store: Store, index: SearchIndex, progress: Optional[Progress], workers: Optional[int]) -> int:
     con = store.con
     ids = [r[0] for r in con.execute("SELECT id FROM messages WHERE indexed = 0 ORDER BY id")]
     if not ids:
