@@ -18,6 +18,7 @@ from .index import DEFAULT_FIELD_WEIGHTS, INDEX_VERSION, SearchIndex
 from .ingest.importer import Importer, repair_index
 from .progress import Progress
 from .project import Store, init_project, open_project_paths
+from .project.layout import make_project_folders
 from .project.layout import ProjectPaths
 from .records import IngestReport, SearchHit, SearchResult
 
@@ -47,12 +48,14 @@ class Session:
 
     @classmethod
     def open(cls, root: Path | str, progress: Optional[Progress] = None) -> "Session":
-        paths = open_project_paths(Path(root))
+        paths = open_project_paths(Path(root), make_folders=False)
         # The store refuses an empty or damaged database before anything is written (a
-        # ProjectDamagedError): only then may the index, derived from it, be rebuilt.
+        # ProjectDamagedError): only then are missing folders made and may the index, derived
+        # from it, be rebuilt.
         store = Store(paths.db)
         index = None
         try:
+            make_project_folders(paths)
             if store.get_meta("index_version") != str(INDEX_VERSION):
                 # The index is derived data: rebuild it from the store. Every message is marked
                 # for indexing first (one transaction: nothing is lost when the project is busy),

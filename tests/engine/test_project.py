@@ -421,3 +421,18 @@ def test_a_locked_project_is_busy_everywhere_the_store_writes(tmp_path, monkeypa
     with Session.open(root) as s:  # migrated once the lock is gone
         assert s.store.con.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         assert s.ingest([mail], workers=0).ingested == 1 and s.search("confidential").total == 5
+
+
+def test_a_damaged_database_without_its_folders_gets_none_made(tmp_path):
+    """A project folder holding only its marker and an empty project.sqlite: refused, and its
+    missing index/models/exports folders are not made (the message says nothing changed)."""
+    from sasc_desktop.engine.project.layout import MARKER
+    with Session.create(tmp_path / "p"):
+        pass
+    root = tmp_path / "bare"
+    root.mkdir()
+    (root / MARKER).write_bytes((tmp_path / "p" / MARKER).read_bytes())
+    (root / "project.sqlite").write_bytes(b"")
+    with pytest.raises(ProjectError, match="is empty or damaged"):
+        Session.open(root)
+    assert sorted(p.name for p in root.iterdir()) == sorted([MARKER, "project.sqlite"])

@@ -64,7 +64,11 @@ def init_project(root: Path) -> ProjectPaths:
     return paths
 
 
-def open_project_paths(root: Path) -> ProjectPaths:
+def open_project_paths(root: Path, make_folders: bool = True) -> ProjectPaths:
+    """The paths of the project at ``root`` after checking it is one; its index, models and
+    exports folders made where missing (:func:`make_project_folders`) unless not
+    ``make_folders`` (the caller first checks its database, so a damaged project is left as it
+    was)."""
     root = Path(root).expanduser().resolve()
     paths = ProjectPaths(root)
     if not root.is_dir():
@@ -77,6 +81,12 @@ def open_project_paths(root: Path) -> ProjectPaths:
         raise ProjectError(f"{paths.marker} is damaged: {exc}") from exc
     if marker.get("format") != FORMAT:
         raise ProjectError(f"{root} is not a SASC project (unknown format {marker.get('format')!r})")
+    if make_folders:
+        make_project_folders(paths)
+    return paths
+
+
+def make_project_folders(paths: ProjectPaths) -> None:
     # The search index is needed to open a project at all: a file in its place (or a folder that
     # cannot be created) is a ProjectError saying so. The models and exports folders are needed
     # only to write (train, export): opening, searching and reading go on without them, and a
@@ -89,9 +99,8 @@ def open_project_paths(root: Path) -> ProjectPaths:
             there = d.is_symlink() or d.exists()  # a file, or a link to nothing
             what = f"the project's {'search index' if needed else d.name + ' folder'} cannot be " \
                    f"{'opened' if there else 'created'}"
-            message = unwritable_message(d if there else root, exc, what)
+            message = unwritable_message(d if there else paths.root, exc, what)
             if needed:
                 raise ProjectError(message) from None
             log.warning("%s (the project is open; saving %s fails until then)", message,
                         "models" if d == paths.models else "exports")
-    return paths
