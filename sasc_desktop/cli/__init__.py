@@ -48,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sasc: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        # Stopping already: a further Ctrl+C must not cut the exit's own cleanup (the pool's
+        # shutdown, atexit) and end the process by the signal (-2) instead of exit status 130.
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("sasc: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into head or a closed pager: stop quietly
