@@ -248,47 +248,22 @@ class _Cursor(sqlite3.Cursor):
             raise
         raise new from exc
 
-    def execute(self, *args, **kwargs):
-        try:
-            return super().execute(*args, **kwargs)
-        except sqlite3.Error as exc:
-            self._fail(exc)
 
-    def executemany(self, *args, **kwargs):
-        try:
-            return super().executemany(*args, **kwargs)
-        except sqlite3.Error as exc:
-            self._fail(exc)
+def _translating(name: str):
+    """``sqlite3.Cursor.<name>`` with its errors translated by :meth:`_Cursor._fail`."""
+    method = getattr(sqlite3.Cursor, name)
 
-    def executescript(self, *args, **kwargs):
+    def call(self, *args, **kwargs):
         try:
-            return super().executescript(*args, **kwargs)
+            return method(self, *args, **kwargs)
         except sqlite3.Error as exc:
             self._fail(exc)
+    call.__name__ = name
+    return call
 
-    def fetchone(self):
-        try:
-            return super().fetchone()
-        except sqlite3.Error as exc:
-            self._fail(exc)
 
-    def fetchmany(self, *args, **kwargs):
-        try:
-            return super().fetchmany(*args, **kwargs)
-        except sqlite3.Error as exc:
-            self._fail(exc)
-
-    def fetchall(self):
-        try:
-            return super().fetchall()
-        except sqlite3.Error as exc:
-            self._fail(exc)
-
-    def __next__(self):
-        try:
-            return super().__next__()
-        except sqlite3.Error as exc:
-            self._fail(exc)
+for _name in ("execute", "executemany", "executescript", "fetchone", "fetchmany", "fetchall", "__next__"):
+    setattr(_Cursor, _name, _translating(_name))
 
 
 class _Connection(sqlite3.Connection):
