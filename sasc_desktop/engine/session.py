@@ -162,7 +162,6 @@ class Session:
             raise InputError("limit must be at least 1")
         if offset < 0:
             raise InputError("offset must be 0 or more")
-        offset = max(0, offset)
         weights = self.settings()["field_weights"]
         if sort is not None:
             return self._sorted_search(query, limit, offset, sort, descending, weights)
