@@ -21,6 +21,7 @@ from .project import Store, init_project, open_project_paths
 from .project.layout import make_project_folders
 from .project.layout import ProjectPaths
 from .records import IngestReport, SearchHit, SearchResult
+from .sorting import sender_sort_key, text_sort_key
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "field_weights": dict(DEFAULT_FIELD_WEIGHTS),
@@ -30,8 +31,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 
 
-# Session.search(sort=...): the messages column each sort orders by.
-SORT_COLUMNS = {"date": "m.ts", "sender": "m.sender", "subject": "m.subject"}
+# Session.search(sort=...): what each sort orders by (sasc_sort_* are SQL functions of sorting.py's
+# keys, registered per query).
+SORT_COLUMNS = {"date": "m.ts", "sender": "sasc_sort_sender(m.sender)", "subject": "sasc_sort_text(m.subject)"}
 
 
 class Session:
@@ -154,8 +156,8 @@ class Session:
                descending: bool = False) -> SearchResult:
         """Hits offset+1 .. offset+limit of the query's matches, in rank order, or with ``sort``
         ("date", "sender" or "subject") the whole result set in that order, ``descending`` or
-        not: dates by the moment they name (UTC), sender and subject as text ignoring case (A-Z
-        only, SQLite's NOCASE); messages without a date, sender or subject come last in both
+        not: dates by the moment they name (UTC), senders by the name shown (sorting.display_name) and
+        subjects, both ignoring case and accents (sorting.text_sort_key); messages without a date, sender or subject come last in both
         directions; ties in rank order. Every hit keeps its relevance rank and score; ``total``
         is the number of matches either way."""
         if limit < 1:
@@ -187,12 +189,14 @@ class Session:
         t0 = time.perf_counter()
         direction = "DESC" if descending else "ASC"
         missing = "m.ts IS NULL" if sort == "date" else f"{column} = ''"
-        collate = "" if sort == "date" else " COLLATE NOCASE"
+        con = self.store.con
+        con.create_function("sasc_sort_sender", 1, sender_sort_key, deterministic=True)
+        con.create_function("sasc_sort_text", 1, text_sort_key, deterministic=True)
         # The matches in rank order as a JSON array: json_each's key is the rank - 1 (ties).
         rows = self.store.con.execute(
             "SELECT j.key AS pos, m.id, m.doc_id, m.subject, m.sender, m.date "
             "FROM json_each(?) AS j JOIN messages AS m ON m.id = j.value "
-            f"ORDER BY {missing}, {column}{collate} {direction}, j.key LIMIT ? OFFSET ?",
+            f"ORDER BY {missing}, {column} {direction}, j.key LIMIT ? OFFSET ?",
             (json.dumps(ids.tolist()), limit, offset)).fetchall()
         hits = tuple(SearchHit(rank=r["pos"] + 1, doc_id=r["doc_id"], score=float(scores[r["pos"]]),
                                subject=r["subject"], sender=r["sender"], date=r["date"], id=r["id"])

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from email.utils import parseaddr
 from typing import Optional, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSortFilterProxyModel, Qt
@@ -10,6 +9,7 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 
 from ..engine.records import SearchHit
+from ..engine.sorting import display_name, sender_sort_key, text_sort_key
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 HIT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -61,12 +61,6 @@ def header_date(iso: Optional[str]) -> str:
     if here == short_date(iso):
         return own
     return f"{own} ({here[11:] if here[:10] == short_date(iso)[:10] else here} on this computer)"
-
-
-def display_name(sender: str) -> str:
-    """'Jessica Tran <jessica.tran@x>' -> 'Jessica Tran' (the address when there is no name)."""
-    name, addr = parseaddr(sender or "")
-    return name or addr or sender or ""
 
 
 def sensitivity_colour(p: float) -> QColor:
@@ -146,8 +140,8 @@ class ResultsModel(QAbstractTableModel):
                 t = self.times[index.row()]
                 return float("-inf") if t is None else t  # undated: before every dated message
             if col == FROM:
-                return (hit.sender or "").lower()
-            return (hit.subject or "").lower()
+                return sender_sort_key(hit.sender)
+            return text_sort_key(hit.subject)
         if role == Qt.ItemDataRole.ToolTipRole and col in (FROM, SUBJECT):
             return hit.sender if col == FROM else hit.subject
         if role == Qt.ItemDataRole.ToolTipRole and col == DATE and hit.date:

@@ -10,6 +10,7 @@ from mailfactory import mbox, msg
 
 from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.session import Session
+from sasc_desktop.engine.sorting import display_name, sender_sort_key, text_sort_key
 
 # Plain words (the fast scorer), and queries Whoosh runs itself (AND, a phrase, a filter).
 QUERIES = ("please", "draft OR thanks", "please AND draft", '"let me know"', "please from:arclight.example.com")
@@ -24,6 +25,11 @@ EXTRA = [
     msg("no sender", "please, no sender", frm="", message_id="<nosender@x>", date="Wed, 02 Jan 2019 09:00:00 -0500"),
     msg("ALPHA capitals", "please shout", frm="AARON <aaron@example.org>", message_id="<caps@x>",
         date="Thu, 03 Jan 2019 09:00:00 +0000"),
+    # Sorted by the name shown, not the raw header: quotes a mail program added, an accent.
+    msg("\u00c9tude of quotes", "please see the quoted name", frm="\"'Quentin Quote'\" <zz@example.org>",
+        message_id="<quoted@x>", date="Fri, 04 Jan 2019 09:00:00 +0000"),
+    msg("accented sender", "please, accents", frm="\u00c9mile Zola <emile@example.org>", message_id="<accent@x>",
+        date="Sat, 05 Jan 2019 09:00:00 +0000"),
 ]
 
 
@@ -41,18 +47,13 @@ def demo(tmp_path_factory):
     s.close()
 
 
-def ascii_lower(text: str) -> str:
-    """SQLite's NOCASE: A-Z folded, nothing else."""
-    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"))
-
-
 def oracle(hits, sort: str, descending: bool):
     """The hits (in rank order) sorted in Python: missing values last either way, ties by rank."""
     def key(h):
         if sort == "date":
             return None if not h.date else datetime.fromisoformat(h.date).timestamp()
-        value = h.sender if sort == "sender" else h.subject
-        return ascii_lower(value) if value else None
+        value = sender_sort_key(h.sender) if sort == "sender" else text_sort_key(h.subject)
+        return value or None
     present = [h for h in hits if key(h) is not None]
     missing = [h for h in hits if key(h) is None]
     # (sorted() is stable with reverse=True too: ties keep rank order)
@@ -89,6 +90,17 @@ def test_missing_values_go_last_in_both_directions_and_case_is_ignored(demo):
     assert senders[0].startswith("AARON")          # before 'Ahmed ...' and 'amy' (case ignored)
     amy = senders.index("amy <amy@example.org>")
     assert amy < min(i for i, x in enumerate(senders) if x[:1] == "B")   # (not after every capital)
+    # By the name shown, blind to quotes and accents: 'Quentin Quote' among the Q's although its
+    # raw header starts with a quote (and its address with z); 'Émile' among the E's, not after 'Z'.
+    names = [display_name(x) for x in senders]
+    assert "Quentin Quote" in names and "\u00c9mile Zola" in names
+    firsts = [text_sort_key(n)[:1] for n in names]
+    assert firsts[-1] == "" and firsts[:-1] == sorted(firsts[:-1])    # (the one without a sender last)
+    assert firsts[names.index("Quentin Quote")] == "q" and firsts[names.index("\u00c9mile Zola")] == "e"
+    subjects = [h.subject for h in demo.search("please", limit=10_000, sort="subject").hits]
+    firsts = [text_sort_key(x)[:1] for x in subjects]
+    assert firsts[-1] == "" and firsts[:-1] == sorted(firsts[:-1]) and firsts[subjects.index("\u00c9tude of quotes")] == "e"
+    assert any(f > "e" for f in firsts)
     # Dates by the moment they name: +10:00 on 1 January is before -05:00 on 1 January ... in UTC
     dated = [h for h in demo.search("please", limit=10_000, sort="date").hits if h.date]
     times = [datetime.fromisoformat(h.date).timestamp() for h in dated]
@@ -98,3 +110,20 @@ def test_missing_values_go_last_in_both_directions_and_case_is_ignored(demo):
 def test_a_bad_sort_is_refused_with_the_choices(demo):
     with pytest.raises(InputError, match="date, sender, subject"):
         demo.search("please", sort="size")
+
+
+@pytest.mark.parametrize("sender, shown, key", [
+    ("Jessica Tran <jessica.tran@x.org>", "Jessica Tran", "jessica tran"),
+    ("\"'Jeff Dasovich'\" <jeff@x.org>", "Jeff Dasovich", "jeff dasovich"),
+    ("\"Smith, John\" <js@x.org>", "Smith, John", "smith, john"),
+    ("<only@x.org>", "only@x.org", "only@x.org"),
+    ("only@x.org", "only@x.org", "only@x.org"),
+    ("\u00c9mile \u0152uvre <e@x.org>", "\u00c9mile \u0152uvre", "emile \u0153uvre"),
+    ("STRASSE <s@x.org>", "STRASSE", "strasse"),
+    ("Stra\u00dfe <s@x.org>", "Stra\u00dfe", "strasse"),      # casefold: \u00df -> ss
+    ("", "", ""),
+    ("   ", "", ""),
+])
+def test_sender_display_name_and_sort_key_exact(sender, shown, key):
+    assert display_name(sender) == shown
+    assert sender_sort_key(sender) == key
