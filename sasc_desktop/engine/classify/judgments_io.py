@@ -695,7 +695,14 @@ def check_persona(session, persona: str) -> None:
 
 def training_labels(session, persona: str) -> dict[str, int]:
     """doc_id -> 1 (sensitive under any topic) or 0, for judged documents in the project.
-    "Don't know" (every judgment < 0) is left out."""
+    "Don't know" (every judgment < 0) is left out. A document with a reason why it is sensitive
+    is a positive even without a level (or with only "don't know"): the same rule protection
+    applies (protect.judged_sensitive), so the model learns from everything it will hide."""
     levels = J.sensitivity(session.store, persona)
     present = {r[0] for r in session.store.con.execute("SELECT doc_id FROM messages")}
-    return {d: int(lvl >= 1) for d, lvl in levels.items() if lvl >= 0 and d in present}
+    labels = {d: int(lvl >= 1) for d, lvl in levels.items() if lvl >= 0 and d in present}
+    for (d,) in session.store.con.execute(
+            "SELECT DISTINCT doc_id FROM sensitivity_reasons WHERE persona = ?", (persona,)):
+        if d in present:
+            labels[d] = 1
+    return labels

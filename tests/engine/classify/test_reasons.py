@@ -86,3 +86,21 @@ def test_demo_judgments_load_reasons(tmp_path):
     assert sensitivity_reasons(s, "john-snibert") == {"a@x": ["2"]}
     assert sensitivity_reasons(s, "holly-palmer") == {"a@x": ["4", "7"]}
     s.close()
+
+
+def test_a_reason_without_a_level_is_a_training_positive_as_protection_hides_it(tmp_path):
+    """Protection withholds a document with a reason even when no level was given (or only
+    "don't know"); training learns it as sensitive too. A reason on a document not in the project
+    adds nothing."""
+    from sasc_desktop.engine.protect.search import judged_sensitive
+    folder = _collection(tmp_path)
+    s = Session.create(tmp_path / "proj")
+    s.ingest([folder])
+    sens = tmp_path / "sens.txt"
+    sens.write_text("p1 r0@corp.com 0\np1 r1@corp.com -1\np1 r3@corp.com 1\n")
+    reasons = tmp_path / "reasons.tsv"
+    reasons.write_text("r1@corp.com\tp1\tpersonal\nr2@corp.com\tp1\tlegal\nabsent@x\tp1\tlegal\n")
+    import_judgments(s, sensitivity_path=sens, reasons_path=reasons)
+    assert training_labels(s, "p1") == {"r0@corp.com": 0, "r1@corp.com": 1, "r2@corp.com": 1, "r3@corp.com": 1}
+    assert {d for d, v in training_labels(s, "p1").items() if v} <= judged_sensitive(s, "p1")
+    s.close()
