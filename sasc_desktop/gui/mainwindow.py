@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
         self.cancel_train_action.setEnabled(False)
         h = self.menuBar().addMenu("&Help")
         self.help_action = self._action(h, "Keyboard &shortcuts", self.toggle_shortcuts, QKeySequence("F1"))
-        self._action(h, "Query &syntax", self.show_syntax_help)
+        self._action(h, "&Query syntax", self.show_syntax_help)
         self._action(h, "&About SASC Desktop", self._about)
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
@@ -461,7 +461,7 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for root in self.state.recent:
-            a = self.recent_menu.addAction(root)
+            a = self.recent_menu.addAction(root.replace("&", "&&"))  # a path's "&" is no mnemonic
             a.triggered.connect(lambda checked=False, r=root: self.open_project(r))
         self.recent_menu.setEnabled(bool(self.state.recent))
 
