@@ -20,13 +20,28 @@ log = logging.getLogger("sasc_desktop.gui")
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """``--size``: "WxH" in pixels, e.g. 1280x800 (argparse says what is wrong, no traceback)."""
+    w, sep, h = text.strip().lower().partition("x")
+    try:
+        if not sep:
+            raise ValueError
+        size = int(w), int(h)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: WxH expected, e.g. 1280x800") from None
+    if min(size) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: the width and the height must be at least 1 pixel")
+    return size
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="sasc-desktop", description="SASC Desktop: search among sensitive content.")
     p.add_argument("--project", metavar="DIR", help="open this project folder")
     p.add_argument("--screenshot", metavar="PNG", help="open, wait until loaded, save a screenshot to PNG and exit")
     p.add_argument("--view", choices=("search", "document", "import"), default="search",
                    help="what the screenshot shows (default: search)")
-    p.add_argument("--size", default="1280x800", help="window size for the screenshot, WxH (default 1280x800)")
+    p.add_argument("--size", type=window_size, default=(1280, 800), metavar="WxH",
+                   help="window size for the screenshot, WxH (default 1280x800)")
     p.add_argument("--timeout", type=float, default=900.0, help="give up on --screenshot after this many seconds")
     return p.parse_args(argv)
 
@@ -135,8 +150,7 @@ def run(argv: list[str]) -> int:
     shooter = None
     if args.screenshot:
         app.setQuitOnLastWindowClosed(False)  # the screenshotter exits with its own status
-        w, _, h = args.size.partition("x")
-        window.resize(int(w), int(h))
+        window.resize(*args.size)
         shooter = Screenshotter(window, Path(args.screenshot), args.view, app)
         QTimer.singleShot(int(args.timeout * 1000), lambda: shooter._save(1))
     window.show()
