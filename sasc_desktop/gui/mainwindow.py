@@ -539,10 +539,14 @@ class MainWindow(QMainWindow):
             result, probs = value
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
+            # J / K across a page boundary: show_result selects (and opens) the row asked for and
+            # clears the request; the first row is made current only when none was asked for
+            # (read before: K on page 2's first row asks for the last row of the first page).
+            asked_row = self.search_panel.pending_select
             self.search_panel.show_result(result, probs, offset, sort)
             self.flash(f"{result.total:,} messages match" + (f" ({DURING_IMPORT})" if self._importing else ""),
                        5000)
-            if offset == 0 and result.hits and self.search_panel.pending_select is None:
+            if offset == 0 and result.hits and asked_row is None:
                 self.search_panel.table.setFocus()
                 self.search_panel.table.setCurrentIndex(self.search_panel.proxy.index(0, 0))
             self.search_done.emit(result)
