@@ -322,8 +322,10 @@ class SearchPanel(QWidget):
 
     def sorted_within_page(self) -> bool:
         """True when the rows are sorted by a column the engine does not sort by (Score,
-        Sensitivity) and the results run to more than this page: the sort covers this page only."""
-        return (self.sort_column != RANK and self.sort_column not in ENGINE_SORTS
+        Sensitivity, Rank worst first) and the results run to more than this page: the sort
+        covers this page only. Rank best first is the search's own order: no note."""
+        search_order = self.sort_column == RANK and self.sort_order == Qt.SortOrder.AscendingOrder
+        return (not search_order and self.sort_column not in ENGINE_SORTS
                 and self.total > self.model.rowCount() > 0)
 
     def _show_summary(self) -> None:
