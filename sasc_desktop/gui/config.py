@@ -7,7 +7,9 @@ import logging
 import logging.handlers
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Optional
+
+log = logging.getLogger("sasc_desktop.gui")
 
 MAX_RECENT = 10
 MAX_HISTORY = 50
@@ -34,20 +36,53 @@ def log_path() -> Path:
     return config_dir() / "sasc-desktop.log"
 
 
-def setup_logging() -> Path:
+_log_problem: Optional[str] = None  # why the log file could not be opened, if it could not
+
+
+def setup_logging() -> Optional[Path]:
+    """Log to ``log_path()``; returns it, or None when the log cannot be opened there (the config
+    folder is a file, or not writable): then the app runs without a log file and says why
+    (:func:`log_problem`) instead of failing to start."""
+    global _log_problem
     path = log_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
     logger = logging.getLogger("sasc_desktop")
     for h in [h for h in logger.handlers if getattr(h, "_sasc", None) not in (None, str(path))]:
         logger.removeHandler(h)  # the config folder changed (tests): log to the new one
         h.close()
     if not any(getattr(h, "_sasc", None) == str(path) for h in logger.handlers):
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
+        except OSError as exc:
+            _log_problem = f"the log file {path} cannot be opened ({exc.strerror or exc})"
+            logger.warning("running without a log file: %s", _log_problem)
+            return None
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         handler._sasc = str(path)  # type: ignore[attr-defined]
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+    _log_problem = None
     return path
+
+
+def log_problem() -> Optional[str]:
+    """Why there is no log file (the last :func:`setup_logging` could not open it), or None."""
+    return _log_problem
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+# What each key of state.json must hold; a value of another type (the file edited by hand, or
+# written by something else) is dropped with a warning and the default used instead.
+STATE_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "recent": ("a list of folder paths", lambda v: isinstance(v, list)),
+    "history": ("a list of queries", lambda v: isinstance(v, list)),
+    "last_project": ("a folder path or null", lambda v: v is None or isinstance(v, str)),
+    "geometry": ("a base64 string", lambda v: v is None or isinstance(v, str)),
+    "splitter": ("a base64 string", lambda v: v is None or isinstance(v, str)),
+}
 
 
 class AppState:
@@ -56,12 +91,23 @@ class AppState:
     def __init__(self, path: Path | None = None):
         self.path = path or (config_dir() / "state.json")
         self.data: dict[str, Any] = {}
+        self._save_failed = False
         try:
-            self.data = json.loads(self.path.read_text(encoding="utf-8"))
-            if not isinstance(self.data, dict):
-                self.data = {}
-        except (OSError, ValueError):
-            self.data = {}
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            data = {}
+        except (OSError, ValueError) as exc:
+            log.warning("app state %s cannot be read (%s): starting with the defaults", self.path, exc)
+            data = {}
+        if not isinstance(data, dict):
+            log.warning("app state %s is not a JSON object: starting with the defaults", self.path)
+            data = {}
+        for key, (what, ok) in STATE_TYPES.items():
+            if key in data and not ok(data[key]):
+                log.warning("app state %s: %r should be %s, not %r; using the default",
+                            self.path, key, what, data[key])
+                del data[key]
+        self.data = data
 
     def save(self) -> None:
         try:
@@ -69,17 +115,24 @@ class AppState:
             tmp = self.path.with_suffix(".tmp")
             tmp.write_text(json.dumps(self.data, indent=2), encoding="utf-8")
             os.replace(tmp, self.path)
-        except OSError:
-            logging.getLogger("sasc_desktop.gui").exception("cannot save app state to %s", self.path)
+        except OSError as exc:
+            if not self._save_failed:  # said once, not at every query typed
+                log.warning("cannot save app state to %s (%s): recent projects and queries are not kept",
+                            self.path, exc)
+            self._save_failed = True
+        else:
+            self._save_failed = False
 
     # projects ---------------------------------------------------------------------------
     @property
     def recent(self) -> list[str]:
-        return [p for p in self.data.get("recent", []) if isinstance(p, str)]
+        recent = self.data.get("recent")
+        return [p for p in recent if isinstance(p, str)] if isinstance(recent, list) else []
 
     @property
     def last_project(self) -> str | None:
-        return self.data.get("last_project")
+        last = self.data.get("last_project")
+        return last if isinstance(last, str) and last else None
 
     def project_opened(self, root: Path | str) -> None:
         root = str(Path(root))
@@ -97,7 +150,8 @@ class AppState:
     # queries ---------------------------------------------------------------------------
     @property
     def history(self) -> list[str]:
-        return [q for q in self.data.get("history", []) if isinstance(q, str)]
+        history = self.data.get("history")
+        return [q for q in history if isinstance(q, str)] if isinstance(history, list) else []
 
     def add_query(self, query: str) -> None:
         query = query.strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..engine.errors import SascError
-from .config import log_path
+from .config import log_path, log_problem
 
 
 def friendly(exc: BaseException) -> str:
@@ -20,7 +20,9 @@ def show_error(parent: QWidget | None, title: str, exc: BaseException, details: 
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("SASC Desktop: problem")
     box.setText(f"<b>{_escape(title or 'The operation')} did not complete.</b>")
-    box.setInformativeText(_escape(friendly(exc)) + f"<br><br><small>Details are logged in {_escape(str(log_path()))}</small>")
+    problem = log_problem()
+    where = (f"Details are not logged: {problem}" if problem else f"Details are logged in {log_path()}")
+    box.setInformativeText(_escape(friendly(exc)) + f"<br><br><small>{_escape(where)}</small>")
     if details:
         box.setDetailedText(details)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)

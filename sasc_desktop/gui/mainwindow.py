@@ -903,14 +903,12 @@ class MainWindow(QMainWindow):
 
     # window state -----------------------------------------------------------------------
     def _restore_geometry(self) -> None:
+        """The window and the panes as they were left; the defaults when nothing was saved or what
+        was saved is not a state Qt can restore (a state file edited by hand)."""
         geo, split = self.state.get("geometry"), self.state.get("splitter")
-        if geo:
-            self.restoreGeometry(QByteArray.fromBase64(geo.encode()))
-        else:
+        if not (isinstance(geo, str) and geo and self.restoreGeometry(QByteArray.fromBase64(geo.encode()))):
             self.resize(1280, 800)
-        if split:
-            self.splitter.restoreState(QByteArray.fromBase64(split.encode()))
-        else:
+        if not (isinstance(split, str) and split and self.splitter.restoreState(QByteArray.fromBase64(split.encode()))):
             self.splitter.setSizes([700, 580])
 
     def closeEvent(self, event):  # noqa: N802
