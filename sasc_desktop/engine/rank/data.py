@@ -119,3 +119,90 @@ class Evaluator:
         values, defined = self.per_topic_raw(scores)
         w = np.where(defined, weights, 0.0)
         return float((values * w).sum() / max(w.sum(), 1e-12)), values
+
+    def swap_deltas(self, scores: np.ndarray, max_cells: int = 1 << 21
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What swapping two candidates of a topic does to the measure, for every pair.
+
+        ``scores`` ranks each topic's candidates as ``per_topic`` does (descending, ties by
+        candidate position). For every pair of candidates of a topic with at least one of them
+        in the top k, the exact change ``measure(ranking with the two swapped) - measure(ranking)``,
+        computed by the measure itself (``score_batch``: its own normalisation over the topic's
+        judged pool, truncation at k, penalties); a pair with both below k changes nothing and
+        is not listed. Topics on which the measure is undefined give no pairs.
+
+        Returns ``(upper, lower, delta)``: row indexes into the data of the candidate ranked
+        higher now and of the one ranked lower, and the change (float64; 0.0 when the swap
+        changes nothing). A negative delta means the current order of the two is the better one.
+
+        Cost: the measure only sees the levels (grade, sensitivity level, both clamped at 0) of
+        the top k, so swapping a top-k candidate with any candidate below k gives one of
+        k x C lists (C: the (grade, level) classes below k), and pairs inside the top k give
+        k (k - 1) / 2 more; these are scored in batches of at most ``max_cells`` cells, so a topic
+        costs O(k^2 (k + C)) whatever its number of candidates, plus O(k n) for the pairs.
+        """
+        scores = np.asarray(scores, float)
+        T, W = self.pos.shape
+        kw = min(self.k, W)
+        empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+        if T == 0 or kw == 0 or self._state is None:
+            return empty
+        M = np.where(self.valid, scores[np.maximum(self.pos, 0)], -np.inf)
+        order = np.argsort(-M, axis=1, kind="stable")
+        rows = np.arange(T)[:, None]
+        pos = self.pos[rows, order]                       # data row at each rank, -1 = pad
+        R = np.maximum(self.R[rows, order], 0)            # what the measure sees (levels clamped at 0)
+        S = np.maximum(self.S[rows, order], 0)
+        shown = np.minimum(self.sizes, kw)
+        n_lev = int(S.max(initial=0)) + 1
+        cls = R * n_lev + S
+        below_valid = np.arange(kw, W)[None, :] < self.sizes[:, None]      # [T, W - kw]
+        classes = np.unique(cls[:, kw:][below_valid])                      # classes found below k
+        C = len(classes)
+        # the lists to score: [0] the ranking; then every swap inside the top k; then, for each
+        # top-k position p and class c, position p holding a document of class c
+        pi, qi = np.triu_indices(kw, 1)
+        idx = np.tile(np.arange(kw), (len(pi), 1))
+        idx[np.arange(len(pi)), pi] = qi
+        idx[np.arange(len(pi)), qi] = pi
+        n_lists = 1 + len(pi) + kw * C
+        top_R, top_S = R[:, :kw], S[:, :kw]
+        eye = np.eye(kw, dtype=bool)[:, None, :]                           # [kw, 1, kw]
+        c_R, c_S = (classes // n_lev)[None, :, None], (classes % n_lev)[None, :, None]
+        values = np.zeros((T, n_lists))
+        defined = np.zeros((T, n_lists), bool)
+        st = self._state
+        step = max(1, max_cells // max(n_lists * kw, 1))
+        for a in range(0, T, step):
+            b = min(T, a + step)
+            tr, ts = top_R[a:b], top_S[a:b]
+            lists_R = np.concatenate([tr[:, None, :], tr[:, idx],
+                                      np.where(eye[None], c_R[None], tr[:, None, None, :]).reshape(b - a, kw * C, kw)],
+                                     axis=1)
+            lists_S = np.concatenate([ts[:, None, :], ts[:, idx],
+                                      np.where(eye[None], c_S[None], ts[:, None, None, :]).reshape(b - a, kw * C, kw)],
+                                     axis=1)
+            rep = lambda x: np.repeat(np.asarray(x)[a:b], n_lists)        # noqa: E731
+            state = type(st)(rep(st.lo), rep(st.hi), rep(st.n_pool), rep(st.extra),
+                             None if st.parts is None else tuple(rep(p) for p in st.parts))
+            v, d = self.measure.score_batch(state, lists_R.reshape(-1, kw), lists_S.reshape(-1, kw), rep(shown))
+            values[a:b], defined[a:b] = v.reshape(b - a, n_lists), d.reshape(b - a, n_lists)
+        ok = defined.all(axis=1)
+        delta = values[:, 1:] - values[:, :1]
+        # pairs inside the top k: both shown
+        in_ok = ok[:, None] & (qi[None, :] < shown[:, None])
+        up1, lo1, d1 = pos[:, pi][in_ok], pos[:, qi][in_ok], delta[:, : len(pi)][in_ok]
+        # a top-k candidate (rank p) and one below k (rank q): the delta of position p holding q's class
+        if C:
+            ci = np.searchsorted(classes, cls[:, kw:])                        # [T, W - kw] (pads: any)
+            ci = np.minimum(ci, C - 1)
+            dc = delta[:, len(pi):].reshape(T, kw, C)
+            d2 = np.take_along_axis(dc, np.broadcast_to(ci[:, None, :], (T, kw, W - kw)), axis=2)
+            ok2 = ok[:, None, None] & (np.arange(kw)[None, :, None] < shown[:, None, None]) & below_valid[:, None, :]
+            up2 = np.broadcast_to(pos[:, :kw, None], d2.shape)[ok2]
+            lo2 = np.broadcast_to(pos[:, None, kw:], d2.shape)[ok2]
+            d2 = d2[ok2]
+        else:
+            up2 = lo2 = np.zeros(0, np.int64)
+            d2 = np.zeros(0)
+        return np.concatenate([up1, up2]), np.concatenate([lo1, lo2]), np.concatenate([d1, d2])

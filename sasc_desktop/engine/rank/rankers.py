@@ -246,9 +246,17 @@ class AdaRank(Ranker):
 
 class LambdaMART(Ranker):
     """LambdaMART (pairwise lambda gradients, regression trees from scikit-learn, Newton leaf
-    values). The swap weight |delta Z| uses the utility gain 2^rel - 1 minus the objective's
-    sensitivity cost (so a cost-sensitive objective teaches it to push sensitive documents
-    down) with the rank discount; validation picks the number of trees."""
+    values) for any registered measure as objective; validation picks the number of trees.
+
+    At every iteration each pair of a topic's candidates with at least one in the current top k
+    has weight |delta| = what swapping the two in the current ranking changes the objective, as
+    the measure itself computes it (its normalisation over the topic's judged pool, truncation
+    at k, costs that are not discounted, TERN's and SENS's penalty for any shown sensitive
+    document; ``Evaluator.swap_deltas``), and is pulled towards the order the measure prefers
+    (the upper one stays up when the swap lowers the measure). Pairs whose swap changes nothing
+    (both below k, equal levels, a second sensitive document in a list already penalised) and
+    topics where the measure is undefined teach nothing. Gradient: RankLib's (sigma = 1),
+    lambda = |delta| / (1 + exp(s_winner - s_loser))."""
 
     name = "lambdamart"
     needs_objective = True
@@ -259,6 +267,10 @@ class LambdaMART(Ranker):
         self.max_leaf_nodes, self.min_samples_leaf, self.seed = max_leaf_nodes, min_samples_leaf, seed
 
     def _utility(self, data: RankData) -> np.ndarray:
+        """The per-document utility (2^rel - 1 minus the objective's cost, "don't know" at level 0)
+        that earlier versions weighted pairs by. NOT used in training any more (the pair weights
+        are the objective's own swap deltas, see the class docstring); kept only for callers
+        that still inspect it."""
         m = parse_measure(self.objective)
         table = np.asarray(m.costs, float)
         if len(table) == 1 and m.param_dict.get("M") is not None:
@@ -266,54 +278,48 @@ class LambdaMART(Ranker):
         cost = table[np.clip(data.sens, 0, len(table) - 1)]   # -1 ("I don't know") costs what 0 does
         return (2.0 ** data.rel - 1.0) - cost
 
+    @staticmethod
+    def lambdas(ev: Evaluator, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per-row lambda (positive = pull up) and its Hessian weight for the ranking
+        ``scores`` gives, from the exact swap deltas of ``ev``'s measure."""
+        N = len(scores)
+        upper, lower, delta = ev.swap_deltas(scores)
+        keep = delta != 0.0
+        upper, lower, delta = upper[keep], lower[keep], delta[keep]
+        better_below = delta > 0                    # swapping them raises the measure
+        win = np.where(better_below, lower, upper)
+        lose = np.where(better_below, upper, lower)
+        w = np.abs(delta)
+        rho = 1.0 / (1.0 + np.exp(np.clip(scores[win] - scores[lose], -50, 50)))
+        lw, hw = w * rho, w * rho * (1.0 - rho)
+        lam = np.bincount(win, lw, N) - np.bincount(lose, lw, N)
+        hess = np.bincount(win, hw, N) + np.bincount(lose, hw, N)
+        return lam, hess
+
     def fit(self, train, valid=None):
         from sklearn.tree import DecisionTreeRegressor
         m = parse_measure(self.objective)
         X = np.asarray(train.X, float)
-        u = self._utility(train)
-        F = np.zeros(len(u))
+        ev = Evaluator(m, train)
+        F = np.zeros(len(train.rel))
         self.trees_ = []
         vev = Evaluator(m, valid) if valid is not None and valid.n_topics else None
         Xv = np.asarray(valid.X, float) if vev else None
         Fv = np.zeros(len(valid.rel)) if vev else None
         best, best_n, self.history_ = -np.inf, 0, []
-        groups = [train.group(t) for t in range(train.n_topics)]
         for it in range(self.n_trees):
-            lam = np.zeros(len(u))
-            hess = np.zeros(len(u))
-            for g in groups:
-                s, uu = F[g], u[g]
-                n = len(uu)
-                if n < 2:
-                    continue
-                order = np.argsort(-s, kind="stable")
-                rank = np.empty(n, int)
-                rank[order] = np.arange(n)
-                disc = 1.0 / np.log2(rank + 2.0)
-                ideal = np.sort(np.maximum(uu, 0))[::-1]
-                z = max((ideal / np.log2(np.arange(n) + 2.0)).sum(), 1.0)
-                du = uu[:, None] - uu[None, :]
-                mask = du > 0
-                if not mask.any():
-                    continue
-                dz = np.abs(du * (disc[:, None] - disc[None, :])) / z
-                rho = 1.0 / (1.0 + np.exp(np.clip(s[:, None] - s[None, :], -50, 50)))
-                lij = np.where(mask, dz * rho, 0.0)
-                hij = np.where(mask, dz * rho * (1 - rho), 0.0)
-                lam[g] += lij.sum(1) - lij.sum(0)
-                hess[g] += hij.sum(1) + hij.sum(0)
+            lam, hess = self.lambdas(ev, F)
             tree = DecisionTreeRegressor(max_leaf_nodes=self.max_leaf_nodes, min_samples_leaf=self.min_samples_leaf,
                                          random_state=self.seed + it)
             tree.fit(X, lam)
             leaves = tree.apply(X)
-            values = {}
-            for leaf in np.unique(leaves):
-                sel = leaves == leaf
-                values[leaf] = lam[sel].sum() / max(hess[sel].sum(), 1e-9)
+            ids, inv = np.unique(leaves, return_inverse=True)
+            step = np.bincount(inv, lam) / np.maximum(np.bincount(inv, hess), 1e-9)
+            values = dict(zip(ids.tolist(), step.tolist()))
             self.trees_.append((tree, values))
-            F += self.learning_rate * np.array([values[l] for l in leaves])
+            F += self.learning_rate * step[inv]
             score = vev.mean(Fv := Fv + self.learning_rate * self._tree_predict(tree, values, Xv)) if vev \
-                else Evaluator(m, train).mean(F) if it == self.n_trees - 1 else 0.0
+                else ev.mean(F) if it == self.n_trees - 1 else 0.0
             self.history_.append(score)
             if vev and score > best:
                 best, best_n = score, it + 1
@@ -323,7 +329,9 @@ class LambdaMART(Ranker):
     @staticmethod
     def _tree_predict(tree, values, X):
         leaves = tree.apply(X)
-        return np.array([values.get(l, 0.0) for l in leaves])
+        table = np.zeros(tree.tree_.node_count)
+        table[list(values)] = list(values.values())
+        return table[leaves]
 
     def predict(self, X):
         X = np.asarray(X, float)
