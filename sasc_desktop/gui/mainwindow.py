@@ -889,7 +889,10 @@ class MainWindow(QMainWindow):
             dlg.open()
         return self.worker.run(lambda p: project_info(self.session), ready, label="Reading the preferences")
 
-    def save_preferences(self, values: dict[str, Any]) -> Task:
+    def save_preferences(self, values: dict[str, Any]) -> Optional[Task]:
+        if not values:  # OK with nothing changed: nothing to write, nothing to refresh
+            self.flash("Preferences unchanged", 3000)
+            return None
         def done(settings):
             self.info["settings"] = settings
             self._update_status()

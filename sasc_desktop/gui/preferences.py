@@ -1,15 +1,67 @@
 """Preferences: the active persona, search field weights and the internal domains."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
                                QLineEdit, QVBoxLayout)
 
+from ..engine.errors import SascError
+from ..engine.session import Session
+
+WEIGHT_MAX = 1000.0   # the boxes' top (the engine takes any weight >= 0: a larger stored one raises it)
+MAX_DECIMALS = 6
+
+
+class _Unsaved:
+    """Stands in for a Session's store so that ``Session.update_settings`` runs its own checks on
+    the values and stores nothing. The engine keeps those checks (what a domain name is, what a
+    weight may be) inside that method, with no function of their own to import; running it here
+    lets the dialog refuse what the save would refuse, with the engine's words, before it closes
+    and without a trip to the worker (no disk is touched)."""
+
+    def __init__(self):
+        self.store = self
+        self.stored: dict[str, Any] = {}
+
+    @contextmanager
+    def transaction(self):
+        yield None
+
+    def set_setting(self, key: str, value: Any) -> None:
+        self.stored[key] = value
+
+    def settings(self) -> dict[str, Any]:
+        return dict(self.stored)
+
+
+def check_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The values as ``Session.update_settings`` would store them; raises its InputError (a
+    SascError) for a value it refuses."""
+    return Session.update_settings(_Unsaved(), **values)  # type: ignore[arg-type]
+
+
+def parse_domains(text: str) -> list[str]:
+    """The internal domains typed: separated by commas or semicolons, lower case, no "@"."""
+    return [d.strip().lower().lstrip("@") for d in text.replace(";", ",").split(",") if d.strip()]
+
+
+def _decimals(values: list[float]) -> int:
+    """Enough decimals to show each stored weight as it is (0.125 with three), at least two."""
+    need = 2
+    for x in values:
+        while need < MAX_DECIMALS and abs(round(x, need) - x) > 1e-12 * max(1.0, abs(x)):
+            need += 1
+    return need
+
 
 class PreferencesDialog(QDialog):
     """Built from plain data (settings and personas, loaded on the worker). ``values()`` gives
-    the keyword arguments for ``Session.update_settings``."""
+    the keyword arguments for ``Session.update_settings``: only the settings the archivist
+    changed, so that nothing untouched is rewritten (a weight is never rounded or clamped by the
+    box that shows it). OK checks the values first, as the save would, and keeps the dialog open
+    with the reason beside the field when one is refused."""
 
     def __init__(self, parent, settings: dict[str, Any], personas: list[dict[str, Any]]):
         super().__init__(parent)
@@ -23,20 +75,33 @@ class PreferencesDialog(QDialog):
             self.persona.addItem(name if name == p["id"] else f"{name} ({p['id']})", p["id"])
         i = self.persona.findData(settings.get("active_persona"))
         self.persona.setCurrentIndex(max(0, i))
+        self._persona_shown = self.persona.currentIndex()
         self.weights: dict[str, QDoubleSpinBox] = {}
+        self._weights_stored: dict[str, Any] = dict(settings.get("field_weights") or {})
+        self._weights_shown: dict[str, float] = {}
         form = QFormLayout()
         form.addRow("Active persona:", self.persona)
-        for field, weight in settings.get("field_weights", {}).items():
+        decimals = _decimals([float(w) for w in self._weights_stored.values()])
+        for field, weight in self._weights_stored.items():
             box = QDoubleSpinBox()
-            box.setRange(0.0, 20.0)
+            box.setDecimals(decimals)
+            box.setRange(0.0, max(WEIGHT_MAX, float(weight)))
             box.setSingleStep(0.1)
-            box.setDecimals(2)
             box.setValue(float(weight))
             self.weights[field] = box
+            self._weights_shown[field] = box.value()
             form.addRow(f"Weight of {field}:", box)
         self.domains = QLineEdit(", ".join(settings.get("internal_domains") or []))
         self.domains.setPlaceholderText("inferred from the collection, e.g. enron.com")
+        self._domains_stored = parse_domains(self.domains.text())
         form.addRow("Internal domains:", self.domains)
+        self.error = QLabel("")  # why OK was refused, right under the field it is about
+        self.error.setObjectName("preferencesError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.hide()
+        form.addRow("", self.error)
+        self.domains.textEdited.connect(lambda _text: self.error.hide())
         note = QLabel("The persona decides whose view of sensitivity the app shows. Field weights change "
                       "how much a match in each part of a message counts in search ranking.")
         note.setWordWrap(True)
@@ -49,7 +114,39 @@ class PreferencesDialog(QDialog):
         layout.addWidget(buttons)
 
     def values(self) -> dict[str, Any]:
-        domains = [d.strip().lower().lstrip("@") for d in self.domains.text().replace(";", ",").split(",") if d.strip()]
-        return {"active_persona": self.persona.currentData(),
-                "field_weights": {f: box.value() for f, box in self.weights.items()},
-                "internal_domains": domains or None}
+        """The settings changed: {} when nothing was. The field weights go as a whole (the
+        engine fills missing ones with its defaults), the untouched ones exactly as stored."""
+        out: dict[str, Any] = {}
+        if self.persona.currentIndex() != self._persona_shown:
+            out["active_persona"] = self.persona.currentData()
+        changed = {f for f, box in self.weights.items() if box.value() != self._weights_shown[f]}
+        if changed:
+            out["field_weights"] = {f: (box.value() if f in changed else self._weights_stored[f])
+                                    for f, box in self.weights.items()}
+        domains = parse_domains(self.domains.text())
+        if domains != self._domains_stored:
+            out["internal_domains"] = domains or None
+        return out
+
+    def problem(self) -> str | None:
+        """Why the save would refuse these values (the engine's words), or None."""
+        try:
+            check_settings(self.values())
+        except SascError as exc:
+            text = str(exc)
+            return text[len("internal_domains: "):] if text.startswith("internal_domains: ") else text
+        return None
+
+    def accept(self) -> None:
+        problem = self.problem()
+        if problem is not None:  # stays open, every value as typed, the reason under the field
+            about_domains = "internal_domains" in self.values()
+            self.error.setText(f"Not saved: {problem}." + (" Correct it, or clear the field to have the internal "
+                                                           "domains inferred from the collection." if about_domains else ""))
+            self.error.show()
+            self.adjustSize()  # room for the note's lines (the dialog grows, never clips it)
+            if about_domains:
+                self.domains.setFocus()
+            return
+        self.error.hide()
+        super().accept()
