@@ -186,7 +186,11 @@ class AdaRank(Ranker):
     measures, [0, ideal] for DCG, the exact worst..best over sub-lists for CS-DCG and
     gCS-DCG, [-M, 1] for TERN and SENS), or, for a measure without one (O-CS-DCG), to the
     spread of the weak rankers' values on that topic; then clipped to [0, 1]. (Plain clipping
-    made every topic with DCG or CS-DCG >= 1 look perfect and TERN's -M look like 0.)"""
+    made every topic with DCG or CS-DCG >= 1 look perfect and TERN's -M look like 0.)
+
+    Only training topics where the objective is defined take part (``Evaluator.defined``: e.g.
+    nCS-DCG on a topic with nothing relevant and nothing sensitive); ``value_range_`` holds
+    their intervals. With no such topic there is nothing to learn and ``coef_`` is all 0."""
 
     name = "adarank"
     needs_objective = True
@@ -200,13 +204,18 @@ class AdaRank(Ranker):
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         ev = Evaluator(m, train)
-        T = train.n_topics
+        # only topics where the measure is defined take part (per_topic gives 0 elsewhere, which
+        # would weigh in as a real score of 0)
+        defined = np.asarray(ev.defined, bool)
+        T = int(defined.sum())
         P = np.full(T, 1.0 / max(T, 1))
         # per-feature per-topic performance, rescaled to [0, 1] per topic
-        raw = np.array([ev.per_topic(Z[:, j]) for j in range(Z.shape[1])]).reshape(Z.shape[1], T)  # [F, T]
+        raw = np.array([ev.per_topic(Z[:, j])[defined] for j in range(Z.shape[1])]).reshape(Z.shape[1], T)  # [F, T]
         bounds = ev.value_range()
         if bounds is None:
             bounds = (raw.min(axis=0, initial=np.inf), raw.max(axis=0, initial=-np.inf))
+        else:
+            bounds = (np.asarray(bounds[0], float)[defined], np.asarray(bounds[1], float)[defined])
         scale = _unit_scaler(*bounds)
         self.value_range_ = (np.asarray(bounds[0], float), np.asarray(bounds[1], float))
         perf = scale(raw)
@@ -225,7 +234,7 @@ class AdaRank(Ranker):
             alpha = 0.5 * np.log(max(num, 1e-12) / max(den, 1e-12))
             w[j] += alpha
             used[j] += 1
-            values = scale(ev.per_topic(Z @ w))
+            values = scale(ev.per_topic(Z @ w)[defined])
             P = np.exp(-values)
             P /= P.sum()
             score = vev.mean(Zv @ w) if vev else ev.mean(Z @ w)
