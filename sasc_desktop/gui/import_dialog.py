@@ -14,6 +14,18 @@ from ..engine.errors import Cancelled
 from ..engine.records import IngestReport
 
 
+def import_summary(report: IngestReport) -> str:
+    """One line for the status bar when an import ends: 'Import finished: 250 new messages,
+    3 skipped' (duplicates when there were some; what was kept when it was cancelled)."""
+    head = "Import cancelled" if report.cancelled else "Import finished"
+    parts = [f"{report.ingested:,} new message{'' if report.ingested == 1 else 's'}"
+             + (" kept" if report.cancelled else "")]
+    if report.duplicates:
+        parts.append(f"{report.duplicates:,} duplicate{'' if report.duplicates == 1 else 's'}")
+    parts.append(f"{len(report.skipped):,} skipped")
+    return f"{head}: {', '.join(parts)}"
+
+
 class ImportDialog(QDialog):
     """Non-modal. ``start_import(sources, on_progress, on_done, on_error)`` is given by the main
     window (it runs Session.ingest on the worker) and returns the task to cancel."""
@@ -177,6 +189,15 @@ class ImportDialog(QDialog):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status.setText(f'<span style="color:#b00020"><b>The import did not run:</b> {html.escape(str(exc))}</span>')
+
+    def reject(self) -> None:
+        """Esc (and the window's close button, through closeEvent) is Close: while an import
+        runs it is cancelled and the dialog stays until the worker confirms, showing what was
+        kept; otherwise the dialog closes."""
+        if self.running:
+            self.cancel()
+            return
+        super().reject()
 
     def closeEvent(self, event):  # noqa: N802
         if self.running:

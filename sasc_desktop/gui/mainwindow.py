@@ -17,12 +17,13 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QPr
 from ..engine.classify import DEFAULT_KIND
 from ..engine.errors import Cancelled, ProjectError, SascError
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
+from ..engine.records import IngestReport
 from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
 from .document import DocumentView, current_persona, load_document
 from .errors import show_error
 from .help import PANEL_WIDTH, ShortcutsPanel
-from .import_dialog import ImportDialog
+from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
 from .search import SYNTAX_HELP, SearchPanel, run_search
@@ -155,6 +156,8 @@ class MainWindow(QMainWindow):
         self._check_task: Optional[Task] = None  # the running model quality check (Tools ▸ Check model quality…)
         self._preload: Optional[threading.Thread] = None
         self._search_seq = 0
+        self._closing = False          # the window waits for the background job to stop, then closes
+        self._closed = False           # closed: late callbacks have nothing to report to
 
         self.search_panel = SearchPanel()
         self.doc_view = DocumentView()
@@ -180,6 +183,7 @@ class MainWindow(QMainWindow):
         self.search_panel.set_history(self.state.history)
         self._restore_geometry()
         self.worker.busy_changed.connect(self._busy)
+        self.background.busy_changed.connect(self._background_busy)
         self._set_project_actions(False)
         self.doc_view.clear("No project is open. Use File ▸ New project or File ▸ Open project.")
 
@@ -439,8 +443,42 @@ class MainWindow(QMainWindow):
             "No persona is active: no sensitivity is shown. Choose one in File ▸ Preferences…"
             if names else "This project has no personas yet: import sensitivity judgments first")
 
+    def _on_project(self, fn: Callable[[Session], Any], done: Callable[[Any], None],
+                    failed: Optional[Callable[[BaseException], None]] = None, label: str = "") -> Task:
+        """Run ``fn(session)`` on the worker for the project open now; ``done(value)`` (or
+        ``failed(exc)``, else an error dialog) only while it is still the project shown: late
+        results of a project left (another opened, or the window closed) are dropped.
+
+        The session is taken now, as the training and the import take theirs, so the work is done
+        on the project it was asked for (a preferences save just before the window closes was
+        lost when it read ``self.session`` as it ran); the window's close job comes after it on
+        the same worker, so that session is still open when ``fn`` runs. While a project is being
+        opened (its job, queued before this one, swaps ``self.session`` when it runs) the one open
+        when ``fn`` runs is used instead, as :meth:`search` does."""
+        gen = self._project_gen
+        asked = None if self._loading > 0 else self.session
+
+        def run(_progress):
+            session = asked if asked is not None else self.session
+            if session is None:
+                raise ProjectError("no project is open")
+            return fn(session)
+
+        def ok(value):
+            if gen == self._project_gen:
+                done(value)
+
+        def bad(exc):
+            if gen != self._project_gen or isinstance(exc, Cancelled):
+                return
+            if failed is not None:
+                failed(exc)
+            else:
+                self.show_error(label, exc, _details(exc))
+        return self.worker.run(run, ok, bad, label=label)
+
     def refresh_info(self) -> Task:
-        return self.worker.run(lambda p: project_info(self.session), self._info_refreshed, label="Reading the project")
+        return self._on_project(project_info, self._info_refreshed, label="Reading the project")
 
     def _info_refreshed(self, info) -> None:
         self.info = info
@@ -596,8 +634,8 @@ class MainWindow(QMainWindow):
         def failed(exc):
             if gen == self._project_gen:  # not a message of the project being left
                 self.show_error(f"Opening the message {doc_id}", exc, _details(exc))
-        return self.worker.run(lambda p: load_document(self.session, doc_id, terms), done, failed,
-                               label=f"Opening the message {doc_id}")
+        return self._on_project(lambda session: load_document(session, doc_id, terms), done, failed,
+                                label=f"Opening the message {doc_id}")
 
     def show_syntax_help(self) -> None:
         box = QMessageBox(self)
@@ -669,16 +707,20 @@ class MainWindow(QMainWindow):
 
         def done(report):
             finish()
-            if self.session is None:  # the window was closed meanwhile: nothing to report to
+            if self._closed:  # the window was closed meanwhile: nothing to report to
                 return
             on_done(report)
+            self.flash(import_summary(report), 20000)  # also when the Import window was closed
             if gen == self._project_gen:  # else another project is open (or opening) now
                 self.refresh_info()
 
         def failed(exc):
             finish()
-            if self.session is not None:
-                on_error(exc)
+            if self._closed:
+                return
+            on_error(exc)
+            self.flash(import_summary(IngestReport(cancelled=True)) if isinstance(exc, Cancelled)
+                       else f"The import did not run: {exc}", 20000)
         session = self.session
 
         def run(progress):
@@ -887,9 +929,13 @@ class MainWindow(QMainWindow):
             dlg.accepted.connect(lambda: self.save_preferences(dlg.values()))
             self.prefs_dialog = dlg
             dlg.open()
-        return self.worker.run(lambda p: project_info(self.session), ready, label="Reading the preferences")
+        return self._on_project(project_info, ready, label="Reading the preferences")
 
     def save_preferences(self, values: dict[str, Any]) -> Optional[Task]:
+        """Save the settings changed, to the project open now; its refreshes only while that
+        project is still shown. A save asked for just before the window closes is still made:
+        the session is taken now and the close job comes after it (and closing does not
+        cancel it)."""
         if not values:  # OK with nothing changed: nothing to write, nothing to refresh
             self.flash("Preferences unchanged", 3000)
             return None
@@ -902,7 +948,9 @@ class MainWindow(QMainWindow):
                 self.search(self.search_panel.query, self.search_panel.offset)
             if self._requested_doc is not None:  # its sensitivity line is the active persona's
                 self.open_document(self._requested_doc)
-        return self.worker.run(lambda p: self.session.update_settings(**values), done, label="Saving the preferences")
+        task = self._on_project(lambda session: session.update_settings(**values), done, label="Saving the preferences")
+        task.keep_on_close = True  # type: ignore[attr-defined]
+        return task
 
     # window state -----------------------------------------------------------------------
     def _restore_geometry(self) -> None:
@@ -914,17 +962,55 @@ class MainWindow(QMainWindow):
         if not (isinstance(split, str) and split and self.splitter.restoreState(QByteArray.fromBase64(split.encode()))):
             self.splitter.setSizes([700, 580])
 
+    def _background_job(self) -> str:
+        """What runs on the background worker, in words for the status bar."""
+        if self._importing:
+            return "the import"
+        if self._training:
+            return "the training"
+        if self._checking:
+            return "the model quality check"
+        return "the background job"
+
+    def _background_busy(self, busy: bool) -> None:
+        if not busy and self._closing:  # the job asked to stop has stopped: close now
+            QTimer.singleShot(0, self.close)
+
     def closeEvent(self, event):  # noqa: N802
+        if self.background.busy:
+            # An import (or a training, or a quality check) stops at its next step and leaves the
+            # project consistent; the window stays responsive meanwhile and closes when the
+            # background worker reports idle. The UI thread never waits on it.
+            event.ignore()
+            what = self._background_job()
+            if not self._closing:
+                self._closing = True
+                if self.import_dialog is not None:
+                    self.import_dialog.cancel()  # its own "Cancelling…" line
+                for task in list(self.background.pending):
+                    task.cancel()
+                self.cancel_train_action.setEnabled(False)
+            self.flash(f"Stopping {what}… the window closes when it has stopped", 0)
+            return
+        self._closing = False
+        self._closed = True
         self._project_gen += 1  # callbacks still queued find no project to refresh
-        for task in list(self.worker.pending) + list(self.background.pending):
-            task.cancel()
-        self.background.wait(60_000)  # a cancelled training stops at its next step
+        for task in list(self.worker.pending):
+            if not getattr(task, "keep_on_close", False):  # a preferences save is still made
+                task.cancel()
+        self.background.wait(60_000)  # idle: its last callback has run (busy_changed comes after it)
         self.state.data["geometry"] = bytes(self.saveGeometry().toBase64()).decode()
         self.state.data["splitter"] = bytes(self.splitter.saveState().toBase64()).decode()
         self.state.save()
-        if self.session is not None:
+
+        def close_project(_progress):
+            # After every job queued before it (they took their session, or read this one). The
+            # project open when it runs: one whose open was still queued when the window closed
+            # is closed too, not left open.
             session, self.session = self.session, None
-            self.worker.run(lambda p: session.close(), label="Closing the project")
+            if session is not None:
+                session.close()
+        self.worker.run(close_project, label="Closing the project")
         self.worker.wait(60_000)
         super().closeEvent(event)
 
