@@ -10,7 +10,7 @@ from datetime import timezone
 from email import message_from_bytes
 from email.message import Message as EmailMessage
 from email.policy import compat32
-from email.utils import getaddresses, parsedate_to_datetime
+from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime
 
 from ..records import Attachment, Message
 from .text import decode_bytes, decode_header_value, html_to_text_checked, safe_filename, unique_names
@@ -149,11 +149,53 @@ def _part_text(part: EmailMessage, notes: list[str], what: str) -> str:
     return text
 
 
+_MIME_HEADERS = ("content-type", "content-disposition")
+
+
+def _eight_bit(value: str) -> tuple[str, str | None]:
+    """A raw header value as compat32 keeps it (bytes over 127 as surrogate escapes) -> (text,
+    the codec its 8-bit bytes were decoded with: UTF-8, else cp1252; None when it had none)."""
+    data = value.encode("utf-8", "surrogateescape")
+    if data.isascii():
+        return value, None
+    for codec in ("utf-8", "cp1252"):
+        try:
+            return data.decode(codec), codec
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", "replace"), "utf-8"  # (cp1252 leaves only 5 bytes undefined)
+
+
+def _mime_view(part: EmailMessage) -> tuple[EmailMessage, str | None]:
+    """``part`` itself, or, when its Content-Type or Content-Disposition holds raw 8-bit bytes
+    (an unencoded 'résumé.pdf'), a copy of those two headers with the bytes decoded: compat32
+    hands such a header over as an email.header.Header, whose text has every such byte replaced
+    by U+FFFD. With the codec the bytes were decoded with (None: nothing to decode)."""
+    raw = [(k, v) for k, v in part.raw_items() if k.lower() in _MIME_HEADERS]
+    if all(not isinstance(v, str) or v.isascii() for _, v in raw):
+        return part, None
+    view, used = EmailMessage(), None
+    for key, value in raw:
+        text, codec = _eight_bit(value) if isinstance(value, str) else (str(value), None)
+        used = used or codec
+        view[key] = text
+    return view, used
+
+
+def _filename(part: EmailMessage) -> str:
+    """The file name a part gives itself (Content-Disposition filename, else Content-Type name),
+    RFC 2231 values collapsed, raw 8-bit bytes decoded (:func:`_mime_view`)."""
+    view, _ = _mime_view(part)
+    name = view.get_filename() or view.get_param("name")
+    return collapse_rfc2231_value(name).strip() if name else ""
+
+
 def _is_attachment(part: EmailMessage) -> bool:
-    disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
+    view, _ = _mime_view(part)
+    disposition = str(view.get("Content-Disposition") or "").split(";")[0].strip().lower()
     if disposition == "attachment":
         return True
-    if part.get_filename() or part.get_param("name"):
+    if _filename(part):
         return part.get_content_maintype() != "text" or disposition != "inline"
     return part.get_content_maintype() != "text"
 
@@ -196,8 +238,11 @@ class _Walker:
         return children[-1]
 
     def _attachment(self, part: EmailMessage) -> None:
-        original, name_notes = decode_header_value(part.get_filename() or part.get_param("name") or "")
+        original, name_notes = decode_header_value(_filename(part))
         self.notes.extend(f"attachment name {n}" for n in name_notes)
+        codec = _mime_view(part)[1]
+        if codec and not original.isascii():
+            self.notes.append(f"attachment name {original!r} has unencoded 8-bit bytes; decoded as {codec}")
         ctype = part.get_content_type()
         data = _payload(part, self.notes, f"attachment {original or ctype}")
         text = None
@@ -237,7 +282,7 @@ class _Walker:
             text = text + ("\n\n" + extra if extra else "")
             self.attachments.extend(a for a in sub.attachments if not a.text or a.is_message)
         subject = decode_header_value(inner.get("Subject"))[0] or "forwarded message"
-        original = part.get_filename() or f"{subject}.eml"
+        original = _filename(part) or f"{subject}.eml"
         self.attachments.append(Attachment(
             name=safe_filename(original, fallback="forwarded-message.eml"), mime_type="message/rfc822",
             size=len(raw), sha256=hashlib.sha256(raw).hexdigest(), text=text,
