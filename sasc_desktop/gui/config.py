@@ -54,8 +54,10 @@ def setup_logging() -> Optional[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
             handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
         except OSError as exc:
-            _log_problem = f"the log file {path} cannot be opened ({exc.strerror or exc})"
-            logger.warning("running without a log file: %s", _log_problem)
+            problem = f"the log file {path} cannot be opened ({exc.strerror or exc})"
+            if problem != _log_problem:  # said once, not at every start-up step that sets up logging
+                logger.warning("running without a log file: %s", problem)
+            _log_problem = problem
             return None
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         handler._sasc = str(path)  # type: ignore[attr-defined]
