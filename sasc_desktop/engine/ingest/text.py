@@ -63,9 +63,14 @@ _SINGLE_BYTE = {"cp1252", "iso8859-15", "iso8859-2", "cp1250", "cp1251", "koi8-r
 
 
 def decode_header_value(value) -> tuple[str, list[str]]:
-    """A header value (str, or compat32 Header) with RFC 2047 encoded words decoded."""
+    """A header value (str, or compat32 Header) with RFC 2047 encoded words decoded. The value
+    is unfolded first: the whitespace of a fold is a space between words, dropped only between
+    two encoded words (RFC 2047 6.2); email.header.decode_header reads a folded value line by
+    line and drops each line's leading whitespace, gluing 'Lucía Fernández' to '<l@x.com>'."""
     if value is None:
         return "", []
+    if isinstance(value, str):
+        value = _unfold(value)
     notes: list[str] = []
     try:
         parts = decode_header(value)
