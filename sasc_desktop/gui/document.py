@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from typing import Any, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSplitter,
-                               QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSizePolicy,
+                               QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
 from .evidence import PAGE_CHARS, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
@@ -36,6 +37,42 @@ class SafeBrowser(QTextBrowser):
 
     def setSource(self, url, *args):  # noqa: N802 - never navigate anywhere
         self.refused.append(QUrl(url).toString())
+
+
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)|([^<]+)")
+_TEXT_UNIT = re.compile(r"&#?\w+;|.", re.S)   # an entity is one character
+# Characters in a run without a space before a break may go in: past any e-mail address or path
+# one would copy (a zero-width space is copied with the text), well short of the pane's width.
+BREAK_EVERY = 60
+
+
+def breakable_html(markup: str, every: int = BREAK_EVERY) -> str:
+    """``markup`` with a zero-width space after every ``every`` characters of a run without
+    whitespace (outside tags, entities whole): a word-wrapping label is as wide as its longest
+    word, and a subject of 190 dots or a To: list without spaces would widen the window."""
+    out, run = [], 0
+    for m in _TAG_OR_TEXT.finditer(markup):
+        if m.group(1):                      # a tag: kept whole; a run of text goes on across it
+            out.append(m.group(1))
+            continue
+        for unit in _TEXT_UNIT.findall(m.group(2)):
+            if unit.isspace():
+                run = 0
+            else:
+                if run >= every:
+                    out.append("\u200b")
+                    run = 0
+                run += 1
+            out.append(unit)
+    return "".join(out)
+
+
+def _no_wider_than_given(label: QLabel) -> None:
+    """The layout gives the label its width; its text wraps in it (never the other way round)."""
+    label.setMinimumWidth(1)
+    policy = label.sizePolicy()
+    policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+    label.setSizePolicy(policy)
 
 
 def query_marks(spans: Sequence[tuple[int, int]]) -> list[Mark]:
@@ -159,11 +196,13 @@ class DocumentView(QWidget):
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.header.setWordWrap(True)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        _no_wider_than_given(self.header)
         self.sensitivity = QLabel()
         self.sensitivity.setObjectName("sensitivityPanel")
         self.sensitivity.setTextFormat(Qt.TextFormat.RichText)
         self.sensitivity.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.sensitivity.setWordWrap(True)
+        _no_wider_than_given(self.sensitivity)
         self.sensitivity.setStyleSheet("QLabel#sensitivityPanel { background:#f6f6f4; border:1px solid #ddd;"
                                        " border-radius:3px; padding:4px 6px; }")
         self.sensitivity.setToolTip("The active persona's sensitivity classifier: its probability for this "
@@ -258,9 +297,9 @@ class DocumentView(QWidget):
             notes.append("; ".join(doc["notes"]))
         if notes:
             lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
-        self.header.setText("<br>".join(lines))
+        self.header.setText(breakable_html("<br>".join(lines)))
         panel = sensitivity_html(sens)
-        self.sensitivity.setText(panel)
+        self.sensitivity.setText(panel)   # (kept free of breaks: it holds a command to copy)
         self.sensitivity.setVisible(bool(panel))
         if "body_pages" not in payload:  # a payload not made by load_document: its parts are made here
             add_pages(payload)

@@ -51,10 +51,19 @@ def _title(keys: Iterable[tuple[str, str]]) -> str:
     return "; ".join(labels)
 
 
+def _escaped(text: str, a: int, b: int) -> str:
+    """text[a:b] HTML-escaped, without the CR of any CRLF (also one whose LF is just past b)."""
+    piece = text[a:b].replace("\r\n", "\n")
+    if piece.endswith("\r") and text[b:b + 1] == "\n":
+        piece = piece[:-1]
+    return html.escape(piece)
+
+
 def merged_html(text: str, marks: Sequence[Mark]) -> str:
     """``text`` HTML-escaped, with every mark's characters in a ``<span>`` coloured by the kind of
     mark (PII over cue over query term) and titled with the marks' labels (a tooltip). Marks are
-    clipped to the text; empty ones are ignored; overlaps are fine. Whitespace is kept as is.
+    clipped to the text; empty ones are ignored; overlaps are fine. Whitespace is kept as is,
+    but for the CR of a CRLF (Qt breaks a line at each, so CRLF mail would show double-spaced).
 
     One sorted sweep: O(m log m) for m marks, plus O(n) for the text. The marks covering the
     piece between two neighbouring cut points are kept as a count per (layer, label); a piece's
@@ -70,7 +79,7 @@ def merged_html(text: str, marks: Sequence[Mark]) -> str:
             starts.append((a, key))
             ends.append((b, key))
     if not starts:
-        return html.escape(text)
+        return _escaped(text, 0, n)
     starts.sort(key=lambda e: e[0])
     ends.sort(key=lambda e: e[0])
     cuts = sorted({0, n, *(a for a, _ in starts), *(b for b, _ in ends)})
@@ -106,7 +115,7 @@ def merged_html(text: str, marks: Sequence[Mark]) -> str:
             pieces.append([a, b, look])
     out = []
     for a, b, piece_look in pieces:
-        chunk = html.escape(text[a:b])
+        chunk = _escaped(text, a, b)
         if piece_look is None:
             out.append(chunk)
         else:
@@ -122,7 +131,8 @@ PAGE_CHARS = 100_000  # characters per part: about 0.1 s for Qt to lay out, and 
 def page_bounds(text: str, size: int = PAGE_CHARS) -> list[int]:
     """Where the parts of ``text`` start, then ``len(text)``: each part at most ``size``
     characters, cut after a line break in its last tenth when there is one, else after a space,
-    else at ``size`` characters. An empty text is one empty part."""
+    else at ``size`` characters (one fewer rather than between a CR and its LF). An empty text
+    is one empty part."""
     if size < 1:
         raise ValueError("a part must hold at least one character")
     n, bounds = len(text), [0]
@@ -132,6 +142,8 @@ def page_bounds(text: str, size: int = PAGE_CHARS) -> list[int]:
         cut = text.rfind("\n", low, hard)
         if cut < 0:
             cut = text.rfind(" ", low, hard)
+        if cut < 0 and size > 1 and text[hard - 1] == "\r" and text[hard] == "\n":
+            cut = hard - 2   # never between the CR and LF of a CRLF (it is shown as one line break)
         bounds.append(hard if cut < 0 else cut + 1)
     bounds.append(n)
     return bounds
