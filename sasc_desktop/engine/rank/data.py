@@ -8,7 +8,43 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..errors import InputError
 from ..evaluate import Measure, counts_from_levels
+
+
+def check_finite_features(X, what: str = "features", feature_names: Sequence[str] = (),
+                          offsets: Optional[np.ndarray] = None, topics: Sequence[str] = (),
+                          doc_ids: Sequence[str] = ()) -> None:
+    """Refuse a feature matrix with a NaN or infinite value: an InputError naming the first one
+    (its feature: number from 1 and name when known; its row; its document and topic when known)
+    and how many there are. One NaN would otherwise silently turn every score of a linear model
+    into NaN (the z-score mean and scale become NaN) and make the trees' library fail."""
+    try:
+        A = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: feature values must be numbers") from None
+    if A.ndim != 2:
+        raise InputError(f"{what}: features must be a [documents, features] table, got shape {A.shape}")
+    bad = ~np.isfinite(A)
+    if not bad.any():
+        return
+    rows, cols = np.nonzero(bad)
+    r, c = int(rows[0]), int(cols[0])
+    name = f" ({feature_names[c]!r})" if c < len(feature_names) else ""
+    where = f"row {r + 1}"
+    if r < len(doc_ids):
+        where = f"document {doc_ids[r]!r} ({where})"
+    if offsets is not None and len(topics):
+        t = int(np.searchsorted(np.asarray(offsets), r, side="right")) - 1
+        if 0 <= t < len(topics):
+            where += f" of topic {topics[t]!r}"
+    value = "NaN" if np.isnan(A[r, c]) else ("inf" if A[r, c] > 0 else "-inf")
+    others = len(rows) - 1
+    more = f"; {others} more non-finite value(s) in feature(s) " \
+           f"{', '.join(str(j + 1) for j in np.unique(cols)[:10])}{' ...' if len(np.unique(cols)) > 10 else ''}" \
+        if others else ""
+    raise InputError(f"{what}: feature {c + 1} of {A.shape[1]}{name} is {value} for {where}{more}; "
+                     "every feature value must be a finite number")
 
 
 @dataclass(frozen=True)
@@ -23,6 +59,22 @@ class RankData:
     pool_sens: tuple[np.ndarray, ...]  # per topic: levels of every judged document
     feature_names: tuple[str, ...] = ()
     prob: Optional[np.ndarray] = None  # [N] classifier probability of sensitivity (if known)
+
+    def __post_init__(self) -> None:
+        self.check_finite()
+
+    def check_finite(self, what: str = "ranking data") -> None:
+        """InputError when a feature value (or a sensitivity probability) is NaN or infinite,
+        naming the feature, document and topic (see :func:`check_finite_features`)."""
+        check_finite_features(self.X, what, self.feature_names, self.offsets, self.topics, self.doc_ids)
+        if self.prob is not None:
+            p = np.asarray(self.prob, dtype=np.float64)
+            bad = np.flatnonzero(~np.isfinite(p))
+            if len(bad):
+                r = int(bad[0])
+                doc = f"document {self.doc_ids[r]!r}" if r < len(self.doc_ids) else f"row {r + 1}"
+                raise InputError(f"{what}: the sensitivity probability of {doc} is {p[r]}; "
+                                 "probabilities must be finite numbers")
 
     @property
     def n_topics(self) -> int:

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import InputError
 from ..evaluate import parse_measure
 from ..procpool import process_pool
-from .data import Evaluator, RankData
+from .data import Evaluator, RankData, check_finite_features
 
 
 class Ranker:
@@ -31,6 +31,18 @@ class Ranker:
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    # shared input checks: no NaN or infinite feature value goes in (it would silently make
+    # every score NaN, or fail inside scikit-learn)
+    def _check_fit(self, train: RankData, valid: Optional[RankData] = None) -> None:
+        train.check_finite("training data")
+        if valid is not None:
+            valid.check_finite("validation data")
+        self.feature_names_ = tuple(train.feature_names)
+
+    def _check_predict(self, X) -> np.ndarray:
+        check_finite_features(X, "features to score", getattr(self, "feature_names_", ()))
+        return np.asarray(X, float)
 
     # shared z-score normalisation (learned on the training data)
     def _norm_fit(self, X):
@@ -52,6 +64,7 @@ class BM25Ranker(Ranker):
         self.feature = feature
 
     def fit(self, train, valid=None):
+        self._check_fit(train, valid)
         names = list(train.feature_names)
         if self.feature not in names:
             raise InputError(f"feature {self.feature!r} is not among the features")
@@ -59,7 +72,7 @@ class BM25Ranker(Ranker):
         return self
 
     def predict(self, X):
-        return np.asarray(X, float)[:, self.column_]
+        return self._check_predict(X)[:, self.column_]
 
 
 class LinearRanker(Ranker):
@@ -71,6 +84,7 @@ class LinearRanker(Ranker):
         self.alpha = alpha
 
     def fit(self, train, valid=None):
+        self._check_fit(train, valid)
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         A = Z.T @ Z + self.alpha * np.eye(Z.shape[1])
@@ -79,7 +93,7 @@ class LinearRanker(Ranker):
         return self
 
     def predict(self, X):
-        return self._norm(X) @ self.coef_
+        return self._norm(self._check_predict(X)) @ self.coef_
 
 
 # ------------------------------------------------------------------ coordinate ascent
@@ -138,6 +152,7 @@ class CoordinateAscent(Ranker):
         self.n_jobs, self.seed = n_jobs, seed
 
     def fit(self, train, valid=None):
+        self._check_fit(train, valid)
         parse_measure(self.objective)  # validate early
         self._norm_fit(train.X)
         Z = self._norm(train.X)
@@ -161,7 +176,7 @@ class CoordinateAscent(Ranker):
         return self
 
     def predict(self, X):
-        return self._norm(X) @ self.coef_
+        return self._norm(self._check_predict(X)) @ self.coef_
 
 
 def _unit_scaler(lo: np.ndarray, hi: np.ndarray):
@@ -200,6 +215,7 @@ class AdaRank(Ranker):
         self.objective, self.n_rounds, self.tolerance, self.max_selections = objective, n_rounds, tolerance, max_selections
 
     def fit(self, train, valid=None):
+        self._check_fit(train, valid)
         m = parse_measure(self.objective)
         self._norm_fit(train.X)
         Z = self._norm(train.X)
@@ -250,7 +266,7 @@ class AdaRank(Ranker):
         return self
 
     def predict(self, X):
-        return self._norm(X) @ self.coef_
+        return self._norm(self._check_predict(X)) @ self.coef_
 
 
 class LambdaMART(Ranker):
@@ -306,6 +322,7 @@ class LambdaMART(Ranker):
         return lam, hess
 
     def fit(self, train, valid=None):
+        self._check_fit(train, valid)
         from sklearn.tree import DecisionTreeRegressor
         m = parse_measure(self.objective)
         X = np.asarray(train.X, float)
@@ -343,7 +360,7 @@ class LambdaMART(Ranker):
         return table[leaves]
 
     def predict(self, X):
-        X = np.asarray(X, float)
+        X = self._check_predict(X)
         out = np.zeros(len(X))
         for tree, values in self.trees_[: self.n_used_]:
             out += self.learning_rate * self._tree_predict(tree, values, X)
