@@ -142,9 +142,30 @@ def build_plan(n: int, rng: random.Random) -> list[tuple[str, str]]:
 
 
 # --- per-message records ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Carried:
+    """Planted labels carried by some text: sensitive kinds (``mild``: those mentioned in an
+    aside), topics it is highly relevant to and topics it mentions in passing."""
+    kinds: tuple = ()
+    mild: tuple = ()
+    high: tuple = ()
+    passing: tuple = ()
+
+
+def _carried(kinds: list, mild: list, high: list, passing: list) -> Carried:
+    """Unique labels, in order."""
+    kinds_t = _uniq(kinds)
+    mild_t = _uniq(mild)
+    high_t = _uniq(high)
+    return Carried(kinds_t, mild_t, high_t, tuple(t for t in _uniq(passing) if t not in high_t))
+
+
 @dataclass
 class Summary:
-    """What a later reply or forward needs to know about a message."""
+    """What a later reply or forward needs to know about a message: ``text`` is what its
+    ``body`` carries (a reply quoting it, or a forward copying it inline, carries exactly
+    that); ``whole`` adds what only its attached forwarded message carries (a forward
+    attaching ``msg`` carries that)."""
     msgid: str
     subject: str
     sender: Person
@@ -152,10 +173,8 @@ class Summary:
     cc: list
     date: _dt.datetime
     body: str
-    kinds: tuple
-    mild: tuple
-    high: tuple
-    passing: tuple
+    text: Carried
+    whole: Carried
     refs: tuple
     depth: int
     msg: object
@@ -574,6 +593,7 @@ class _Generator:
         client = sender.style.client
         in_reply_to, refs, depth = "", (), 0
         nested = None
+        attached = Carried()   # what an attached forwarded message carries (not in the body)
         if sender.style.client == "system":
             body = "\n\n".join(paras) + "\n"
         else:
@@ -589,21 +609,25 @@ class _Generator:
                 refs = (parent.refs + (parent.msgid,))[-8:]
             if rng.random() < 0.88:  # most people keep the quoted text
                 body = body + "\n" + self._quote(parent, style)
-                kinds += parent.kinds
-                mild += parent.mild
-                passing += [t for t in parent.high + parent.passing if t not in high]
+                # the quote is the parent's body: what its body carries, not its attachments
+                kinds += parent.text.kinds
+                mild += parent.text.mild
+                passing += [t for t in parent.text.high + parent.text.passing if t not in high]
             depth = parent.depth + 1
             self._count("replies")
         elif mode == "forward":
             subject = ("FW: " if client == "outlook" else "Fwd: ") + parent.subject
-            kinds += parent.kinds
-            mild += parent.mild
-            passing += [t for t in parent.high + parent.passing if t not in high]
             if rng.random() < 0.3:
+                # the whole parent message attached: its body and its own attachments, but not
+                # in this message's body (a reply to this one does not quote it)
                 nested = parent.msg
+                attached = parent.whole
                 self._count("rfc822_forwards")
             else:
                 body = body + "\n" + self._forward_block(parent, style)
+                kinds += parent.text.kinds
+                mild += parent.text.mild
+                passing += [t for t in parent.text.high + parent.text.passing if t not in high]
             depth = parent.depth + 1
             self._count("forwards")
 
@@ -641,7 +665,8 @@ class _Generator:
             if (cat == "high" and arg == "7" and rng.random() < 0.6) or rng.random() < 0.02:
                 extra += [("X-Priority", "1 (Highest)"), ("Importance", "High")]
                 self._count("priority_high")
-            if ("litigation" in kinds or (cat == "high" and arg in ("9", "14"))) and rng.random() < 0.5:
+            if ("litigation" in kinds + list(attached.kinds) or (cat == "high" and arg in ("9", "14"))) \
+                    and rng.random() < 0.5:
                 extra.append(("Sensitivity", "Company-Confidential"))
             elif cat == "sens" and arg in ("family", "romance", "health") and rng.random() < 0.4:
                 extra.append(("Sensitivity", "Personal"))
@@ -696,15 +721,11 @@ class _Generator:
         self.duplicates += len(placements) - 1
         self._stats_mime(mail, subject)
 
-        kinds_t = _uniq(kinds)
-        # a kind is "mild" only if it was never planted as the main content
-        strong = [k for k in kinds if k not in mild]
-        mild_t = tuple(k for k in _uniq(mild) if k not in strong)
-        high_t = _uniq(high)
-        passing_t = tuple(t for t in _uniq(passing) if t not in high_t)
-        self.labels.append(Label(msgid[1:-1], kinds_t, mild_t, high_t, passing_t, _uniq(dist)))
-        summary = Summary(msgid, subject, sender, to, cc, date, body, kinds_t, mild_t, high_t, passing_t, refs,
-                          depth, msg)
+        text = _carried(kinds, mild, high, passing)
+        whole = _carried(kinds + list(attached.kinds), mild + list(attached.mild), high,
+                         passing + [t for t in attached.high + attached.passing if t not in high])
+        self.labels.append(Label(msgid[1:-1], whole.kinds, whole.mild, whole.high, whole.passing, _uniq(dist)))
+        summary = Summary(msgid, subject, sender, to, cc, date, body, text, whole, refs, depth, msg)
         if depth < 3 and not bcc:
             pool = self.pools.setdefault(key, [])
             pool.append(summary)
