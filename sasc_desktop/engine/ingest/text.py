@@ -108,6 +108,9 @@ _HEAD_CONTENT = {"base", "basefont", "bgsound", "link", "meta", "title", "noscri
                  "style", "script", "template"}
 _HEAD_ENDERS = {"head", "body", "html", "br"}  # end tags that end the head
 _FIRST_TAG = re.compile(r"<[A-Za-z/!?]")
+# Whitespace: HTML collapses each run of it in text to one space (a newline in the source is
+# no line break).
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 _MAX_REREADS = 20  # unended scripts or styles read past in one document; then the tags are stripped
 
 
@@ -206,7 +209,11 @@ class _TextExtractor(HTMLParser):
                 self._end_head()  # text in the head is shown: the head ended before it
             elif self.head == "before":
                 self.head = "after"
-        self._emit(data)
+        self._text(data)
+
+    def _text(self, data: str) -> None:
+        """Text as shown: each run of whitespace one space."""
+        self._emit(_HTML_SPACE.sub(" ", data))
 
     def close(self) -> None:
         super().close()
@@ -224,7 +231,7 @@ class _TextExtractor(HTMLParser):
                 rest = rest[found.start():] if found else ""
             elif rest:  # another element read as raw text: shown
                 found = _FIRST_TAG.search(rest)
-                self._emit(rest[:found.start()] if found else rest)
+                self._text(rest[:found.start()] if found else rest)
                 rest = rest[found.start():] if found else ""
             elif self.hidden:  # a template, the head, its title: gives back its text
                 self._emit("".join(self.hidden.pop()[1]))
@@ -232,7 +239,7 @@ class _TextExtractor(HTMLParser):
             else:
                 return
             if rest and reread >= _MAX_REREADS:  # each re-read reads the rest again: bounded
-                self._emit(_crude_text(rest))
+                self._text(_crude_text(rest))
             elif rest:
                 reread += 1
                 self.feed(rest)

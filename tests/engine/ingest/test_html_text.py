@@ -108,7 +108,8 @@ def test_real_zdnet_message_searchable(shared_data, tmp_path):
         assert (r.ingested, r.skipped) == (1, [])
         (doc_id,) = [h.doc_id for h in s.search("discount").hits]
         body = s.document(doc_id)["body"]
-        assert "your ZDNet membership now qualifies\nyou for a special 40% discount on ZDNet" in body
+        # (the source breaks the line after "qualifies": a newline in HTML text is a space)
+        assert "your ZDNet membership now qualifies you for a special 40% discount on ZDNet Rewards, our" in body
         assert [h.doc_id for h in s.search('"webferretpro"').hits] == [doc_id]
 
 
