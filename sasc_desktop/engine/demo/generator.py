@@ -153,9 +153,10 @@ class Carried:
 
 
 def _carried(kinds: list, mild: list, high: list, passing: list) -> Carried:
-    """Unique labels, in order."""
+    """Unique labels, in order. A kind is mild only if it was never planted as the main content
+    (``kinds`` lists it once more than ``mild`` each time it was)."""
     kinds_t = _uniq(kinds)
-    mild_t = _uniq(mild)
+    mild_t = tuple(k for k in _uniq(mild) if kinds.count(k) <= mild.count(k))
     high_t = _uniq(high)
     return Carried(kinds_t, mild_t, high_t, tuple(t for t in _uniq(passing) if t not in high_t))
 

@@ -270,3 +270,22 @@ def test_replies_to_forwards_with_the_original_attached_are_covered(coll):
                 any(not MENTION_RE[t].search(body) for t in parent.high + parent.passing):
             cases += 1
     assert cases >= 1
+
+
+def _main_sentences() -> dict[str, re.Pattern]:
+    """kind -> its sentences that are a message's main content (not the one-line asides)."""
+    asides = {(k, s) for k, v in content.ASIDES.items() for s in v}
+    return {k: _any(template_re(s, a) for s, a in v if (k, s) not in asides) for k, v in kind_sentences().items()}
+
+
+MAIN_RE = _main_sentences()
+
+
+def test_a_kind_is_mild_exactly_when_it_is_only_an_aside(coll):
+    """A kind planted as the main content somewhere in the text is not "mild" (a persona flags
+    mild kinds only sometimes), even when an aside of the same kind is there too."""
+    wrong = []
+    for lab in coll.labels:
+        where = coll.where(lab.docid)
+        wrong += [(lab.docid, k, k in lab.mild) for k in lab.kinds if (k in lab.mild) == bool(MAIN_RE[k].search(where))]
+    assert wrong == []
