@@ -109,8 +109,18 @@ _HEAD_CONTENT = {"base", "basefont", "bgsound", "link", "meta", "title", "noscri
 _HEAD_ENDERS = {"head", "body", "html", "br"}  # end tags that end the head
 _FIRST_TAG = re.compile(r"<[A-Za-z/!?]")
 # Whitespace: HTML collapses each run of it in text to one space (a newline in the source is
-# no line break).
+# no line break), except in preformatted text (<pre>, <listing>, <textarea>, and an element
+# styled white-space: pre / pre-wrap / break-spaces), which is shown as written.
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+_PRE_TAGS = {"pre", "listing", "textarea"}
+_WHITE_SPACE = re.compile(r"white-space\s*:\s*([a-z-]+)", re.I)
+_PRESERVING = {"pre", "pre-wrap", "break-spaces"}
+# Stand-ins (Unicode noncharacters, taken out of the HTML first) that _tidy leaves alone: the
+# spaces and tabs of preformatted text, and the tab between two table cells.
+_PRE_SPACE, _PRE_TAB, _CELL = "\ufdd0", "\ufdd1", "\ufdd2"
+_NONCHARS = {ord(_PRE_SPACE): None, ord(_PRE_TAB): None, ord(_CELL): None}
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+         "track", "wbr", "basefont", "bgsound", "frame", "keygen"}
 _MAX_REREADS = 20  # unended scripts or styles read past in one document; then the tags are stripped
 
 
@@ -125,6 +135,40 @@ class _TextExtractor(HTMLParser):
         self.out: list[str] = []
         self.hidden: list[tuple[str, list[str]]] = []  # open elements not shown, innermost last
         self.head = "before"                           # before | in | after (the head)
+        # Elements that set how whitespace is shown, innermost last: [tag, preserves it, how
+        # many elements of the same name are open inside it].
+        self.spacing: list[list] = []
+        self.after_pre_tag = False                     # a newline right after <pre> is not shown
+
+    def _text(self, data: str) -> None:
+        """Text as shown: whitespace collapsed, or, in preformatted text, kept as written."""
+        after_pre_tag, self.after_pre_tag = self.after_pre_tag, False
+        if self.spacing and self.spacing[-1][1]:
+            data = data.replace("\r\n", "\n").replace("\r", "\n")
+            if after_pre_tag and data.startswith("\n"):
+                data = data[1:]
+            self._emit(data.replace(" ", _PRE_SPACE).replace("\xa0", _PRE_SPACE).replace("\t", _PRE_TAB))
+        else:
+            self._emit(_HTML_SPACE.sub(" ", data))
+
+    def _spacing_start(self, tag: str, attrs, closed: bool) -> None:
+        if closed or tag in _VOID:
+            return
+        style = next((v for k, v in attrs or () if k == "style" and v), None)
+        found = _WHITE_SPACE.search(style) if style else None
+        if tag in _PRE_TAGS or found:
+            keeps = found.group(1).lower() in _PRESERVING if found else True
+            self.spacing.append([tag, keeps, 0])
+            self.after_pre_tag = tag in _PRE_TAGS
+        elif self.spacing and self.spacing[-1][0] == tag:
+            self.spacing[-1][2] += 1
+
+    def _spacing_end(self, tag: str) -> None:
+        if self.spacing and self.spacing[-1][0] == tag:
+            if self.spacing[-1][2]:
+                self.spacing[-1][2] -= 1
+            else:
+                self.spacing.pop()
 
     def _emit(self, text: str) -> None:
         (self.hidden[-1][1] if self.hidden else self.out).append(text)
@@ -149,9 +193,12 @@ class _TextExtractor(HTMLParser):
         return self.head == "in" and self._top() in ("head", "title")
 
     def handle_starttag(self, tag, attrs):
+        self.after_pre_tag = False
         self._start(tag, closed=False)
+        self._spacing_start(tag, attrs, closed=False)
 
     def handle_startendtag(self, tag, attrs):
+        self.after_pre_tag = False
         self._start(tag, closed=True)
 
     def _in_template(self) -> bool:
@@ -162,7 +209,7 @@ class _TextExtractor(HTMLParser):
             if tag in _HIDDEN and not closed:
                 self.hidden.append((tag, []))
             elif tag in _BLOCK or tag in ("td", "th"):
-                self._emit("\t" if tag in ("td", "th") else "\n")
+                self._emit(_CELL if tag in ("td", "th") else "\n")
             return
         if tag == "head":  # only before anything else (a browser ignores a later one)
             if self.head == "before" and not closed:
@@ -191,9 +238,11 @@ class _TextExtractor(HTMLParser):
             if tag == "li":
                 self._emit("- ")
         elif tag in ("td", "th"):
-            self._emit("\t")
+            self._emit(_CELL)
 
     def handle_endtag(self, tag):
+        self.after_pre_tag = False
+        self._spacing_end(tag)
         if tag in _HIDDEN or (tag == "title" and self._in_head()):
             self._close(tag)
         elif tag in _HEAD_ENDERS and self.head != "after" and not self._in_template():
@@ -210,10 +259,6 @@ class _TextExtractor(HTMLParser):
             elif self.head == "before":
                 self.head = "after"
         self._text(data)
-
-    def _text(self, data: str) -> None:
-        """Text as shown: each run of whitespace one space."""
-        self._emit(_HTML_SPACE.sub(" ", data))
 
     def close(self) -> None:
         super().close()
@@ -282,6 +327,7 @@ def _crude_text(html: str) -> str:
 
 def html_to_text(html: str) -> str:
     """Readable text from HTML: no scripts, styles or remote content, blocks on their own lines."""
+    html = html.translate(_NONCHARS)
     parser = _TextExtractor()
     try:
         parser.feed(html)
@@ -293,10 +339,14 @@ def html_to_text(html: str) -> str:
 
 
 def _tidy(text: str) -> str:
+    """Runs of spaces made one, at most one blank line, none at either end; a tab between two
+    table cells (none before a row's first or after its last); preformatted text as written."""
     text = text.replace("\xa0", " ")
     text = re.sub(r"[ \t\r\f\v]+", " ", text)
-    text = re.sub(r" *\n *", "\n", text)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    text = re.sub(f" *(?:{_CELL} *)+", "\t", text)
+    text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", text).strip()
+    return text.replace(_PRE_SPACE, " ").replace(_PRE_TAB, "\t").rstrip()
 
 
 def html_to_text_checked(html: str) -> tuple[str, str | None]:
@@ -306,7 +356,7 @@ def html_to_text_checked(html: str) -> tuple[str, str | None]:
     text = html_to_text(html)
     if text:
         return text, None
-    crude = _tidy(_crude_text(html))
+    crude = _tidy(_crude_text(html.translate(_NONCHARS)))
     if not any(ch.isalnum() for ch in crude):
         return text, None
     return crude, "no readable text was found in its HTML, although it has some; the text was taken with the tags stripped"
