@@ -270,47 +270,76 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
         return _train(session, persona, approach, ranker, objective, depth, ranker_params, progress)
 
 
+MIN_VALIDATION_TOPICS = 5   # judged topics needed to keep a validation fold (and learn the cutoffs on it)
+
+
 def _train(session, persona: str, approach: str, ranker: str, objective: str, depth: int,
            ranker_params: Optional[dict], progress: Optional[Progress]) -> dict:
-    from ..evaluate.experiment import build_dataset, with_sensitivity, folds_for
+    """Train and write the approach's ranker. With at least MIN_VALIDATION_TOPICS judged
+    topics, one fold of them (folds_for, seed 0) is the validation set: the ranker trains on
+    the others (validation for early stopping), and the ``static`` cutoff and the ``threshold``
+    score are learned on the validation topics' lists as in the experiments
+    (evaluate.experiment: the static cutoff maximising the objective measure, the score
+    threshold maximising nDCG_f@k; policies.learn_static_cutoff / learn_score_threshold).
+    Otherwise they are not learned and ``cutoff_problem`` says why."""
+    from ..evaluate.experiment import approach_lists, build_dataset, folds_for, score_lists, with_sensitivity
     from ..evaluate.registry import parse_measure
     from ..rank.rankers import make_ranker
     from ..project import judgments as J
+    from .policies import learn_score_threshold, learn_static_cutoff
     session.store.require_writable("the protection model")
-    k = parse_measure(objective).k
+    measure = parse_measure(objective)
+    k = measure.k
     t0 = time.perf_counter()
     judged = judgments_fingerprint(session, persona)   # before reading them: a change meanwhile retrains again
     qrels = J.qrels(session.store)
     payload = {"persona": persona, "approach": approach,
                "ranker": ranker, "objective": objective, "k": k, "judgments": judged,
                "training": {"ranker": ranker, "objective": objective, "depth": depth,
-                            "ranker_params": dict(ranker_params) if ranker_params else None}}
+                            "ranker_params": dict(ranker_params) if ranker_params else None},
+               "static_value": None, "threshold_value": None}
     if not qrels:
-        payload.update(ranker="bm25", model=None, columns=None, topics=0)
+        payload.update(ranker="bm25", model=None, columns=None, topics=0,
+                       cutoff_problem="the project has no judged topics to learn it on: import topics and "
+                                      "relevance judgments (qrels) first")
     else:
         base, meta, _ = build_dataset(session, persona, depth=depth, progress=progress)
         data = with_sensitivity(base, _probabilities(session, persona, list(base.doc_ids)), meta)
-        F = base.X.shape[1]
-        joint = approach in ("joint", "joint_postfilter")
-        cols = list(range(data.X.shape[1])) if joint else list(range(F))
-        obj = objective if joint else f"nDCG@{k}"
-        if approach == "prefilter":
-            data = data.select_rows(data.prob < THRESHOLD)
-        if approach == "demote":
-            data = data.with_labels(data.rel * (data.sens <= 0))   # -1 ("I don't know") keeps its relevance
-        folds = folds_for(data.n_topics, 5) if data.n_topics >= 5 else None
-        if folds:
-            valid_t = folds[0]
-            train_t = np.sort(np.concatenate(folds[1:]))
-            tr, va = data.subset(train_t), data.subset(valid_t)
+        rel_cols = list(range(base.X.shape[1]))
+        factory = lambda obj: make_ranker(ranker, objective=obj, **(ranker_params or {}))  # noqa: E731
+        if data.n_topics >= MIN_VALIDATION_TOPICS:
+            folds = folds_for(data.n_topics, 5)
+            tr, va = data.subset(np.sort(np.concatenate(folds[1:]))), data.subset(folds[0])
+            # the approach's model, and its full lists of the validation topics (filtered ones filtered)
+            vlists, vscores, model, cols = approach_lists(approach, factory, tr, va, va, rel_cols, objective,
+                                                          f"nDCG@{k}", {})
+            ndcg_f = parse_measure(f"nDCG_f@{k}")
+            static = learn_static_cutoff(lambda c: _mean_defined(score_lists(measure, va, [lst[:c] for lst in vlists])), k)
+            threshold = learn_score_threshold(
+                lambda th: _mean_defined(score_lists(ndcg_f, va, [lst[:k][vscores[va.group(t)][lst[:k]] >= th]
+                                                                  for t, lst in enumerate(vlists)])), vscores)
+            payload.update(static_value=int(static), threshold_value=float(threshold),
+                           validation_topics=[va.topics[t] for t in range(va.n_topics)])
         else:
-            tr, va = data, None
-        model = make_ranker(ranker, objective=obj, **(ranker_params or {}))
-        model.fit(tr.with_columns(cols), va.with_columns(cols) if va is not None else None)
+            joint = approach in ("joint", "joint_postfilter")
+            cols = list(range(data.X.shape[1])) if joint else rel_cols
+            if approach == "prefilter":
+                data = data.select_rows(data.prob < THRESHOLD)
+            if approach == "demote":
+                data = data.with_labels(data.rel * (data.sens <= 0))   # -1 ("I don't know") keeps its relevance
+            model = factory(objective if joint else f"nDCG@{k}").fit(data.with_columns(cols), None)
+            payload["cutoff_problem"] = (f"it is learned on validation topics, which needs at least "
+                                         f"{MIN_VALIDATION_TOPICS} judged topics (the project has {data.n_topics})")
         payload.update(model=model, columns=cols, topics=data.n_topics)
     payload["seconds"] = time.perf_counter() - t0
     path = write_model_file(_model_path(session, persona, approach), MODEL_FORMAT, MODEL_FORMAT_VERSION, payload)
     return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path)}
+
+
+def _mean_defined(result) -> float:
+    """The mean of a measure's defined per-topic values (0 when none is defined)."""
+    vals, ok = result
+    return float(vals[ok].mean()) if ok.any() else 0.0
 
 
 def load_protection(session, persona: str, approach: str) -> Optional[dict]:
@@ -355,6 +384,13 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     ``offset + 1`` to ``offset + k`` of the list ``k = offset + k`` gives (the cutoff policy
     applies to that whole list; at least ``offset + k`` candidates are ranked).
 
+    ``cutoff``: how long the searcher's list is: ``fixed`` the first ``offset + k``; ``dynamic``
+    floor((offset + k) (1 - predicted sensitive / candidates)); ``static`` the first
+    min(offset + k, c) for the list length c learned on validation topics; ``threshold`` the
+    first ``offset + k`` of those whose score reaches the score learned on validation topics.
+    ``static`` and ``threshold`` need a ranker trained with a validation fold (at least
+    MIN_VALIDATION_TOPICS judged topics): without one they are an InputError.
+
     ``show_withheld``: also return ``candidates`` and ``withheld_judged_sensitive`` (how many
     candidates a person judged sensitive were withheld). Those are the archivist's figures: for
     a narrow query they tell that sensitive mail on it exists, so a searcher's view (``sasc
@@ -377,6 +413,7 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     t0 = time.perf_counter()
     session.index.parse(query)  # same validation and messages as plain search (before any training)
     payload, trained, up_to_date = current_protection(session, persona, approach, train=train_if_missing)
+    learned = _learned_cutoff(payload, cutoff) if cutoff in ("static", "threshold") else None
     ex = extractor or FeatureExtractor(session, depth=depth)
     cands = ex.candidates(query, depth)
     dids = [d for d, _ in cands]
@@ -395,12 +432,10 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     n_show = total
     if cutoff == "dynamic":
         n_show = dynamic_cutoff(total, int((prob >= THRESHOLD).sum()), len(dids))
-    elif cutoff in ("static", "threshold"):
-        learned = (payload or {}).get(f"{cutoff}_value")
-        if cutoff == "static" and learned is not None:
-            n_show = int(learned)
-        elif cutoff == "threshold" and learned is not None:
-            keep = keep[scores[keep] >= learned]
+    elif cutoff == "static":
+        n_show = min(total, learned)                 # the list ends at the learned length
+    elif cutoff == "threshold":
+        keep = keep[scores[keep] >= learned]         # only documents scoring at least the learned score
     never = judged_sensitive_among(session, persona, dids)   # every judged-sensitive candidate
     shown = finalize([dids[i] for i in keep], n_show, never, offset)
     shown_set = set(finalize([dids[i] for i in keep], n_show, never))     # this page and the ones before it
@@ -425,6 +460,20 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
         result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
     result["ms"] = (time.perf_counter() - t0) * 1000.0
     return result
+
+
+def _learned_cutoff(payload: Optional[dict], cutoff: str):
+    """The ranker's learned static cutoff (an int) or score threshold (a float; -inf: every
+    document); an InputError saying why when it has none (never the fixed policy instead)."""
+    what = {"static": "the static cutoff policy (a list length learned on validation topics)",
+            "threshold": "the threshold cutoff policy (a score threshold learned on validation topics)"}[cutoff]
+    value = None if payload is None else payload.get(f"{cutoff}_value")
+    if value is not None:
+        return int(value) if cutoff == "static" else float(value)
+    problem = (payload or {}).get("cutoff_problem") or (
+        "the stored ranker was trained before learned cutoffs were kept: train it again"
+        if payload is not None else "there is no trained ranker for it")
+    raise InputError(f"cannot search with {what}: {problem}; use the fixed or dynamic policy")
 
 
 def _rows(session, doc_ids: Sequence[str]) -> dict[str, dict]:
