@@ -140,6 +140,7 @@ class SearchPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.setWordWrap(False)
+        self.table.setTabKeyNavigation(False)   # Tab moves on to the message, as in a mail program (rows: arrows, J/K)
         self.table.setItemDelegateForColumn(SENS, SensitivityBarDelegate(self.table))
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
