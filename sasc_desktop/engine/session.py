@@ -7,6 +7,7 @@ A Session may be used from a worker thread: the store keeps one SQLite connectio
 from __future__ import annotations
 
 import json
+import re
 import time
 import zlib
 from collections import Counter
@@ -34,6 +35,37 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 # Session.search(sort=...): what each sort orders by (sasc_sort_* are SQL functions of sorting.py's
 # keys, registered per query).
 SORT_COLUMNS = {"date": "m.ts", "sender": "sasc_sort_sender(m.sender)", "subject": "sasc_sort_text(m.subject)"}
+
+
+def check_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (settings by name) as Session.update_settings stores them, checked: InputError
+    names the first refused one. Writes nothing, so a form can check before it saves."""
+    values = dict(values)
+    unknown = set(values) - set(DEFAULT_SETTINGS)
+    if unknown:
+        raise InputError(f"unknown setting(s): {', '.join(sorted(unknown))}; "
+                         f"settings are: {', '.join(DEFAULT_SETTINGS)}")
+    if "field_weights" in values:
+        weights = values["field_weights"]
+        bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS
+               or not isinstance(v, (int, float)) or v < 0}
+        if bad:
+            raise InputError(f"field weights must be numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; got {bad}")
+        values["field_weights"] = {**DEFAULT_FIELD_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
+    if values.get("internal_domains") is not None:
+        domains = values["internal_domains"]
+        if not isinstance(domains, (list, tuple)) or not all(isinstance(d, str) for d in domains):
+            raise InputError('internal_domains must be a list of domain names, e.g. ["corp.com", "corp.co.uk"], '
+                             f"or null to infer them from the collection; got {domains!r}")
+        # stored as the features read them: lower case, no "@", no spaces, each once
+        clean = [d for d in dict.fromkeys(d.strip().lower().lstrip("@").strip() for d in domains) if d]
+        bad = [d for d in clean if not re.fullmatch(r"(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_][\w-]*[^\W_]", d)]
+        if bad:
+            raise InputError(f"internal_domains: {', '.join(map(repr, bad))} "
+                             f"{'is not a domain name' if len(bad) == 1 else 'are not domain names'} "
+                             '(e.g. "corp.com")')
+        values["internal_domains"] = clean or None  # none given: inferred
+    return values
 
 
 class Session:
@@ -97,31 +129,7 @@ class Session:
         return {k: self.store.get_setting(k, v) for k, v in DEFAULT_SETTINGS.items()}
 
     def update_settings(self, **values: Any) -> dict[str, Any]:
-        unknown = set(values) - set(DEFAULT_SETTINGS)
-        if unknown:
-            raise InputError(f"unknown setting(s): {', '.join(sorted(unknown))}; "
-                             f"settings are: {', '.join(DEFAULT_SETTINGS)}")
-        if "field_weights" in values:
-            weights = values["field_weights"]
-            bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS
-                   or not isinstance(v, (int, float)) or v < 0}
-            if bad:
-                raise InputError(f"field weights must be numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; got {bad}")
-            values["field_weights"] = {**DEFAULT_FIELD_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
-        if values.get("internal_domains") is not None:
-            import re
-            domains = values["internal_domains"]
-            if not isinstance(domains, (list, tuple)) or not all(isinstance(d, str) for d in domains):
-                raise InputError('internal_domains must be a list of domain names, e.g. ["corp.com", "corp.co.uk"], '
-                                 f"or null to infer them from the collection; got {domains!r}")
-            # stored as the features read them: lower case, no "@", no spaces, each once
-            clean = [d for d in dict.fromkeys(d.strip().lower().lstrip("@").strip() for d in domains) if d]
-            bad = [d for d in clean if not re.fullmatch(r"(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_][\w-]*[^\W_]", d)]
-            if bad:
-                raise InputError(f"internal_domains: {', '.join(map(repr, bad))} "
-                                 f"{'is not a domain name' if len(bad) == 1 else 'are not domain names'} "
-                                 '(e.g. "corp.com")')
-            values["internal_domains"] = clean or None  # none given: inferred
+        values = check_settings(values)
         with self.store.transaction():
             for k, v in values.items():
                 self.store.set_setting(k, v)

@@ -1,45 +1,16 @@
 """Preferences: the active persona, search field weights and the internal domains."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
                                QLineEdit, QVBoxLayout)
 
 from ..engine.errors import SascError
-from ..engine.session import Session
+from ..engine.session import check_settings
 
 WEIGHT_MAX = 1000.0   # the boxes' top (the engine takes any weight >= 0: a larger stored one raises it)
 MAX_DECIMALS = 6
-
-
-class _Unsaved:
-    """Stands in for a Session's store so that ``Session.update_settings`` runs its own checks on
-    the values and stores nothing. The engine keeps those checks (what a domain name is, what a
-    weight may be) inside that method, with no function of their own to import; running it here
-    lets the dialog refuse what the save would refuse, with the engine's words, before it closes
-    and without a trip to the worker (no disk is touched)."""
-
-    def __init__(self):
-        self.store = self
-        self.stored: dict[str, Any] = {}
-
-    @contextmanager
-    def transaction(self):
-        yield None
-
-    def set_setting(self, key: str, value: Any) -> None:
-        self.stored[key] = value
-
-    def settings(self) -> dict[str, Any]:
-        return dict(self.stored)
-
-
-def check_settings(values: dict[str, Any]) -> dict[str, Any]:
-    """The values as ``Session.update_settings`` would store them; raises its InputError (a
-    SascError) for a value it refuses."""
-    return Session.update_settings(_Unsaved(), **values)  # type: ignore[arg-type]
 
 
 def parse_domains(text: str) -> list[str]:
