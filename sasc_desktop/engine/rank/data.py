@@ -130,16 +130,23 @@ class Evaluator:
         for t in range(T):
             self.pos[t, : sizes[t]] = np.arange(d.offsets[t], d.offsets[t + 1])
         self.valid = self.pos >= 0
-        self.R = np.where(self.valid, d.rel[np.maximum(self.pos, 0)], 0)
-        self.S = np.where(self.valid, d.sens[np.maximum(self.pos, 0)], 0)
+        self.R = self._gather(d.rel, 0)
+        self.S = self._gather(d.sens, 0)
         counts = counts_from_levels([np.asarray(r) for r in d.pool_rel], [np.asarray(s) for s in d.pool_sens]) \
             if T else None
         self.pool_counts = counts
         self._state = self.measure.prepare_batch(counts) if T else None
         _, self.defined = self.per_topic_raw(np.zeros(len(d.rel)))
 
+    def _gather(self, values: np.ndarray, pad):
+        """[T, W] matrix of per-row ``values`` (``pad`` where a topic has no candidate)."""
+        values = np.asarray(values)
+        if len(values) == 0:                  # no candidate in any topic
+            return np.full(self.pos.shape, pad, dtype=np.result_type(values.dtype, type(pad)))
+        return np.where(self.valid, values[np.maximum(self.pos, 0)], pad)
+
     def _topk(self, scores: np.ndarray, lengths: Optional[np.ndarray] = None):
-        M = np.where(self.valid, scores[np.maximum(self.pos, 0)], -np.inf)
+        M = self._gather(scores, -np.inf)
         k = min(self.k, self.W)
         # stable tie-break by candidate position (earlier candidate first)
         order = np.argsort(-M, axis=1, kind="stable")[:, :k]
@@ -184,14 +191,23 @@ class Evaluator:
         is not listed. Topics on which the measure is undefined give no pairs.
 
         Returns ``(upper, lower, delta)``: row indexes into the data of the candidate ranked
-        higher now and of the one ranked lower, and the change (float64; 0.0 when the swap
-        changes nothing). A negative delta means the current order of the two is the better one.
+        higher now and of the one ranked lower, and the change (float64; 0.0, or a rounding
+        error's size, when the swap changes nothing). A negative delta means the current order
+        of the two is the better one.
 
-        Cost: the measure only sees the levels (grade, sensitivity level, both clamped at 0) of
-        the top k, so swapping a top-k candidate with any candidate below k gives one of
-        k x C lists (C: the (grade, level) classes below k), and pairs inside the top k give
-        k (k - 1) / 2 more; these are scored in batches of at most ``max_cells`` cells, so a topic
-        costs O(k^2 (k + C)) whatever its number of candidates, plus O(k n) for the pairs.
+        How: the measure only sees the levels (grade, sensitivity level, both clamped at 0) of
+        the top k, so the measure scores, per topic, the ranking and the k x C lists "rank p
+        holds a document of class c" (C: the topic set's (grade, level) classes): E[p, c] is
+        that list's value minus the ranking's. A swap of rank p (top k) with a rank below k is
+        E[p, class below]. A swap of two ranks p, q inside the top k is
+          - E[p, class of q] + E[q, class of p] for measures that are a sum over ranks of a term
+            depending only on the rank and the document's levels, then scaled per topic
+            (DCG, nDCG, CS-DCG, nCS-DCG, nCS-DCG_f, nDCG_min, nDCG_f);
+          - 0 for measures of the set of shown documents only (P, TERN, F-docs, Withheld, Empty);
+          - SENS: 0 when the ranking shows a sensitive document (-M either way), else as nDCG;
+          - any other measure: the swapped list scored as it is (k (k - 1) / 2 more lists).
+        Lists are scored in batches of at most ``max_cells`` cells; a topic costs O(k^2 C)
+        (O(k^3) for the other measures) plus O(k n) for its pairs.
         """
         scores = np.asarray(scores, float)
         T, W = self.pos.shape
@@ -199,7 +215,10 @@ class Evaluator:
         empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
         if T == 0 or kw == 0 or self._state is None:
             return empty
-        M = np.where(self.valid, scores[np.maximum(self.pos, 0)], -np.inf)
+        family = self.measure.family
+        mode = "additive" if family in _ADDITIVE else "set" if family in _SET_ONLY else \
+            "sens" if family == "SENS" else "generic"
+        M = self._gather(scores, -np.inf)
         order = np.argsort(-M, axis=1, kind="stable")
         rows = np.arange(T)[:, None]
         pos = self.pos[rows, order]                       # data row at each rank, -1 = pad
@@ -208,16 +227,20 @@ class Evaluator:
         shown = np.minimum(self.sizes, kw)
         n_lev = int(S.max(initial=0)) + 1
         cls = R * n_lev + S
-        below_valid = np.arange(kw, W)[None, :] < self.sizes[:, None]      # [T, W - kw]
-        classes = np.unique(cls[:, kw:][below_valid])                      # classes found below k
+        classes = np.unique(cls[self.valid])              # every (grade, level) class present
         C = len(classes)
-        # the lists to score: [0] the ranking; then every swap inside the top k; then, for each
-        # top-k position p and class c, position p holding a document of class c
+        if C == 0:                                        # no topic has a candidate
+            return empty
+        ci = np.minimum(np.searchsorted(classes, cls), C - 1)                 # [T, W] class index (pads: any)
+        # the lists to score: [0] the ranking; then for each top-k rank p and class c, rank p
+        # holding a document of class c; then (other measures) every swap inside the top k
         pi, qi = np.triu_indices(kw, 1)
-        idx = np.tile(np.arange(kw), (len(pi), 1))
-        idx[np.arange(len(pi)), pi] = qi
-        idx[np.arange(len(pi)), qi] = pi
-        n_lists = 1 + len(pi) + kw * C
+        swaps = mode == "generic"
+        n_lists = 1 + kw * C + (len(pi) if swaps else 0)
+        if swaps:
+            idx = np.tile(np.arange(kw), (len(pi), 1))
+            idx[np.arange(len(pi)), pi] = qi
+            idx[np.arange(len(pi)), qi] = pi
         top_R, top_S = R[:, :kw], S[:, :kw]
         eye = np.eye(kw, dtype=bool)[:, None, :]                           # [kw, 1, kw]
         c_R, c_S = (classes // n_lev)[None, :, None], (classes % n_lev)[None, :, None]
@@ -227,34 +250,45 @@ class Evaluator:
         step = max(1, max_cells // max(n_lists * kw, 1))
         for a in range(0, T, step):
             b = min(T, a + step)
-            tr, ts = top_R[a:b], top_S[a:b]
-            lists_R = np.concatenate([tr[:, None, :], tr[:, idx],
-                                      np.where(eye[None], c_R[None], tr[:, None, None, :]).reshape(b - a, kw * C, kw)],
-                                     axis=1)
-            lists_S = np.concatenate([ts[:, None, :], ts[:, idx],
-                                      np.where(eye[None], c_S[None], ts[:, None, None, :]).reshape(b - a, kw * C, kw)],
-                                     axis=1)
+            parts_R, parts_S = [], []
+            for top, lists, c_lev in ((top_R[a:b], parts_R, c_R), (top_S[a:b], parts_S, c_S)):
+                lists.append(top[:, None, :])
+                lists.append(np.where(eye[None], c_lev[None], top[:, None, None, :]).reshape(b - a, kw * C, kw))
+                if swaps:
+                    lists.append(top[:, idx])
             rep = lambda x: np.repeat(np.asarray(x)[a:b], n_lists)        # noqa: E731
             state = type(st)(rep(st.lo), rep(st.hi), rep(st.n_pool), rep(st.extra),
                              None if st.parts is None else tuple(rep(p) for p in st.parts))
-            v, d = self.measure.score_batch(state, lists_R.reshape(-1, kw), lists_S.reshape(-1, kw), rep(shown))
+            v, d = self.measure.score_batch(state, np.concatenate(parts_R, axis=1).reshape(-1, kw),
+                                            np.concatenate(parts_S, axis=1).reshape(-1, kw), rep(shown))
             values[a:b], defined[a:b] = v.reshape(b - a, n_lists), d.reshape(b - a, n_lists)
         ok = defined.all(axis=1)
         delta = values[:, 1:] - values[:, :1]
-        # pairs inside the top k: both shown
+        E = delta[:, : kw * C].reshape(T, kw, C)
+        # pairs inside the top k (both shown)
         in_ok = ok[:, None] & (qi[None, :] < shown[:, None])
-        up1, lo1, d1 = pos[:, pi][in_ok], pos[:, qi][in_ok], delta[:, : len(pi)][in_ok]
-        # a top-k candidate (rank p) and one below k (rank q): the delta of position p holding q's class
-        if C:
-            ci = np.searchsorted(classes, cls[:, kw:])                        # [T, W - kw] (pads: any)
-            ci = np.minimum(ci, C - 1)
-            dc = delta[:, len(pi):].reshape(T, kw, C)
-            d2 = np.take_along_axis(dc, np.broadcast_to(ci[:, None, :], (T, kw, W - kw)), axis=2)
-            ok2 = ok[:, None, None] & (np.arange(kw)[None, :, None] < shown[:, None, None]) & below_valid[:, None, :]
-            up2 = np.broadcast_to(pos[:, :kw, None], d2.shape)[ok2]
-            lo2 = np.broadcast_to(pos[:, None, kw:], d2.shape)[ok2]
-            d2 = d2[ok2]
+        if mode == "generic":
+            d1 = delta[:, kw * C:]
+        elif mode == "set":
+            d1 = np.zeros((T, len(pi)))
         else:
-            up2 = lo2 = np.zeros(0, np.int64)
-            d2 = np.zeros(0)
-        return np.concatenate([up1, up2]), np.concatenate([lo1, lo2]), np.concatenate([d1, d2])
+            Ef = E.reshape(T, kw * C)
+            d1 = Ef[rows, pi * C + ci[:, qi]] + Ef[rows, qi * C + ci[:, pi]]
+            if mode == "sens":
+                penalised = ((top_S >= 1) & (np.arange(kw)[None, :] < shown[:, None])).any(axis=1)
+                d1 = np.where(penalised[:, None], 0.0, d1)
+        up1, lo1, d1 = pos[:, pi][in_ok], pos[:, qi][in_ok], d1[in_ok]
+        # a top-k candidate (rank p) and one below k (rank q): rank p holding q's class
+        below_valid = np.arange(kw, W)[None, :] < self.sizes[:, None]      # [T, W - kw]
+        d2 = np.take_along_axis(E, np.broadcast_to(ci[:, None, kw:], (T, kw, W - kw)), axis=2)
+        ok2 = ok[:, None, None] & (np.arange(kw)[None, :, None] < shown[:, None, None]) & below_valid[:, None, :]
+        up2 = np.broadcast_to(pos[:, :kw, None], d2.shape)[ok2]
+        lo2 = np.broadcast_to(pos[:, None, kw:], d2.shape)[ok2]
+        return np.concatenate([up1, up2]), np.concatenate([lo1, lo2]), np.concatenate([d1, d2[ok2]])
+
+
+# Measure families whose value is a per-topic scaling of a sum over shown ranks of a term that
+# depends only on the rank and the document's levels (swap deltas add up, see swap_deltas), and
+# those that depend only on the set of shown documents (a swap inside the top k changes nothing).
+_ADDITIVE = frozenset({"DCG", "nDCG", "CS-DCG", "nCS-DCG", "nCS-DCG_f", "nDCG_min", "nDCG_f"})
+_SET_ONLY = frozenset({"P", "TERN", "F-docs", "Withheld", "Empty"})

@@ -25,7 +25,8 @@ from sasc_desktop.engine.rank.rankers import CoordinateAscent, LambdaMART
 FAMILIES = ["nDCG@{k}", "nCS-DCG@{k}(cost=12)", "nCS-DCG@{k}(costs=0/2/5)", "nCS-DCG_f@{k}(cost=3)",
             "TERN@{k}(M=0)", "TERN@{k}(M=1)", "TERN@{k}(M=3)", "SENS@{k}(M=0)", "SENS@{k}(M=1)", "nDCG_f@{k}",
             "DCG@{k}", "CS-DCG@{k}(cost=12)", "ngCS-DCG@{k}(cost=2,gamma=0.5)", "gCS-DCG@{k}(cost=4,gamma=0)",
-            "O-CS-DCG@{k}(ka=1,effort=0.5,cost=4)", "P@{k}", "nDCG_min@{k}", "F-docs@{k}", "Withheld@{k}"]
+            "O-CS-DCG@{k}(ka=1,effort=0.5,cost=4)", "P@{k}", "nDCG_min@{k}", "F-docs@{k}", "Withheld@{k}", "Empty@{k}",
+            "CS-DCG-sign@{k}(cost=2)"]
 
 
 def one_topic(rel, sens, pool_rel=None, pool_sens=None):
@@ -101,14 +102,31 @@ def test_swap_deltas_property(seed, k, family):
     check_against_brute_force(parse_measure(family.format(k=k)), data, rng.normal(size=len(data.rel)))
 
 
-def test_swap_deltas_in_batches_equal_one_batch():
+@pytest.mark.parametrize("objective", ["nCS-DCG@5(cost=12)", "SENS@4(M=1)", "ngCS-DCG@5(cost=2,gamma=0.5)"])
+def test_swap_deltas_in_batches_equal_one_batch(objective):
     rng = np.random.default_rng(5)
     data = random_data(rng, 7, 30)
-    ev = Evaluator(parse_measure("nCS-DCG@5(cost=12)"), data)
+    ev = Evaluator(parse_measure(objective), data)
     s = rng.normal(size=len(data.rel))
     whole, small = ev.swap_deltas(s), ev.swap_deltas(s, max_cells=1)
     for a, b in zip(whole, small):
         np.testing.assert_array_equal(a, b)
+
+
+def test_large_k_against_brute_force():
+    """k larger than a few: the additive families' inside-top-k swaps are sums of two
+    one-rank changes; SENS's are 0 under a penalty; checked on 40 candidates at k = 25."""
+    rng = np.random.default_rng(11)
+    data = random_data(rng, 2, 40)
+    s = rng.normal(size=len(data.rel))
+    for objective in ("nDCG@25", "nCS-DCG@25(cost=3)", "SENS@25(M=1)", "nDCG_f@25", "TERN@25(M=1)"):
+        check_against_brute_force(parse_measure(objective), data, s)
+
+
+def test_no_candidates():
+    empty = RankData(np.zeros((0, 1)), np.zeros(0, int), np.zeros(0, int), np.array([0, 0]), ("q",), (),
+                     (np.array([1]),), (np.array([0]),), ("f",))
+    assert all(len(a) == 0 for a in Evaluator(parse_measure("nDCG@5"), empty).swap_deltas(np.zeros(0)))
 
 
 def brute_lambdas(m, data, scores):
