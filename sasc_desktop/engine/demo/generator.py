@@ -85,27 +85,83 @@ def _alias_pattern(topic: Topic):
 
 
 _ALIAS_RE: dict[str, object] = {}
+_WORDS = re.compile(r"[\w][\w'-]*")
+_PREV = re.compile(r"(?<![\w'-])([\w][\w'-]*)[ \t]+$")
+# Words an alias may share with its neighbours (articles, prepositions...).
+_LIGHT = frozenset("the our a an of in on at to for and or with from by my your his her their its this that "
+                   "is are be".split())
+_DETERMINERS = frozenset("the our a an my your his her their its this that these those".split())
+NEIGHBOURS = 4   # words either side of a rewritten phrase that must not repeat the alias's words
+
+
+def _content_words(text: str) -> set:
+    """The words of ``text`` that an alias must not repeat nearby, singular ('units' is 'unit')."""
+    out = set()
+    for w in _WORDS.findall(text):
+        w = w.lower()
+        if w.endswith("'s"):
+            w = w[:-2]
+        if w not in _LIGHT:
+            out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def _article(word: str) -> str:
+    """'a' or 'an' before ``word`` (by its sound: acronyms by their letters' names)."""
+    if len(word) > 1 and word.isupper():
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    w = word.lower()
+    if w.startswith(("uni", "use", "usu", "uti", "eu", "one")):
+        return "a"
+    return "an" if w[:1] in "aeiou" else "a"
 
 
 def obliquify(text: str, topic: Topic, rng: random.Random, chosen: dict) -> str:
     """Rewrite ``text`` with the topic's codenames/synonyms instead of its title words (vocabulary
-    mismatch, as in real mail). ``chosen`` keeps one alias per key within a message."""
+    mismatch, as in real mail). Keys are whole phrases (longest first); ``chosen`` keeps one alias
+    per key within a message. An alias that would repeat a word of the text next to it ('sabbatical
+    year' -> 'research year year', 'visiting at Nova in Lisbon' -> '... Nova in Nova') gives way to
+    the key's first alias that does not, or the key stays as written. An alias's own article gives
+    way to one already there ('the the utility'), an 'a'/'an' before it agrees with it, and it
+    starts with a capital at the start of a sentence."""
     pat = _alias_pattern(topic)
     if pat is None or not text:
         return text
     table = {k.lower(): v for k, v in topic.aliases}
-
-    def repl(m: "re.Match") -> str:
+    done = ""
+    last = 0
+    for m in pat.finditer(text):
+        left = done + text[last:m.start()]
         key = m.group(1).lower()
-        alt = chosen.get(key)
+        if key not in chosen:
+            chosen[key] = rng.choice(table[key])
+        near = _content_words(" ".join(_WORDS.findall(left)[-NEIGHBOURS:])) | \
+            _content_words(" ".join(_WORDS.findall(text[m.end():])[:NEIGHBOURS]))
+        alt = next((a for a in (chosen[key],) + tuple(table[key]) if not (_content_words(a) & near)), None)
         if alt is None:
-            alt = chosen[key] = rng.choice(table[key])
-        if m.group(1)[0].isupper() and alt[0].islower() and not alt.startswith(("the ", "our ")):
-            alt = alt[0].upper() + alt[1:]
-        return alt
-
-    out = pat.sub(repl, text)
-    return out.replace("the the ", "the ").replace("The the ", "The ").replace("the our ", "our ")
+            alt = m.group(1)
+        else:
+            mp = _PREV.search(left)   # the word just before (only spaces between)
+            prev = mp.group(1).lower() if mp else ""
+            first, sep, rest = alt.partition(" ")
+            if sep and first.lower() in ("the", "our") and (prev in _DETERMINERS or prev.endswith("'s")):
+                alt = rest
+            elif first.endswith("'s") and prev in ("the", "a", "an"):   # 'the Nora's magazine'
+                left = left[:mp.start(1)]
+                prev = ""
+            if prev in ("a", "an"):
+                art = _article(alt.split(" ", 1)[0])
+                art = art.capitalize() if mp.group(1)[0].isupper() else art
+                left = left[:mp.start(1)] + art + left[mp.end(1):]
+            stripped = left.rstrip(" \t")
+            if not stripped or stripped.endswith((".", "!", "?", "\n")):
+                alt = alt[0].upper() + alt[1:]
+        last = m.end()
+        if text.startswith("'", last) and not text.startswith("'s", last) and not alt.endswith("s"):
+            alt += "'s"   # 'Kinetic Labs' sensor' -> 'KL's sensor'
+            last += 1
+        done = left + alt
+    return done + text[last:]
 
 
 def _weighted(rng: random.Random, pairs) -> str:

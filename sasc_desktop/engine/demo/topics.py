@@ -1201,8 +1201,9 @@ MORE_TOPICS: tuple[Topic, ...] = (
             ("health", "The sabbatical also gives me time for the surgery I've been putting off."),
         ),
         sens_share=0.5, weight=0.7,
-        aliases=(("Holly Palmer", ("Holly", "HP")), ("sabbatical", ("leave", "research year", "year away")),
-                 ("Lisbon", ("Portugal", "Nova", "abroad"))),
+        aliases=(("Holly Palmer", ("Holly", "HP")), ("sabbatical year", ("research year", "year away")),
+                 ("sabbatical", ("leave", "research leave")), ("in Lisbon", ("in Portugal", "abroad")),
+                 ("Lisbon", ("Portugal",))),
     ),
     Topic(
         id="30", title="data licensing deal with Northfield Water",

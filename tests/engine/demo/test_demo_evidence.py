@@ -15,8 +15,8 @@ allowing for what the generator does to a sentence:
 * one typo per word of five letters or more, as ``compose.add_typos`` makes (two letters swapped,
   one dropped or one doubled); case, line wrapping, quoting marks and HTML are ignored;
 * in a topic's own sentences, a key of the topic's aliases may be written as any of its aliases
-  (with or without the alias's leading "the"/"our"), and an article before it may change (the
-  codename rewrite, ``obliquify``).
+  (with or without the alias's leading "the"/"our", with an "s" after it), and an article before
+  it may change or go (the codename rewrite, ``obliquify``).
 
 Nothing else is allowed. Evidence must be in the body, except for a message with a forwarded
 message attached, whose evidence may be in that attachment's text.
@@ -115,7 +115,7 @@ def template_re(text: str, aliases=()) -> str:
             first, _, rest = a.partition(" ")
             if first.lower() in ARTICLES and rest:
                 alts.append(_seq(rest))
-        out.append("(?:" + "|".join(alts) + ")")
+        out.append("(?:" + "|".join(alts) + ")(?:s )?")   # ("Kinetic Labs' sensor" -> "KL's sensor")
         last = m.end()
     out.append(_seq(text[last:]))
     return "".join(out)
