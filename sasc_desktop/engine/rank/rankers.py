@@ -36,6 +36,9 @@ class Ranker:
     # every score NaN, or fail inside scikit-learn)
     def _check_fit(self, train: RankData, valid: Optional[RankData] = None) -> None:
         train.check_finite("training data")
+        if len(train.rel) == 0:
+            raise InputError(f"training data: no topic has a candidate document "
+                             f"({train.n_topics} topic(s)); there is nothing to learn from")
         if valid is not None:
             valid.check_finite("validation data")
         self.feature_names_ = tuple(train.feature_names)

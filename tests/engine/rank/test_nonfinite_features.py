@@ -92,3 +92,14 @@ def test_check_without_names_and_bad_shapes():
     with pytest.raises(InputError, match=r"\[documents, features\] table"):
         D.check_finite_features(np.zeros(3))
     D.check_finite_features(np.zeros((0, 4)))   # no rows: fine
+
+
+@pytest.mark.parametrize("name", list(RANKERS))
+def test_fit_without_any_candidate_is_refused(name):
+    """Training data without a single candidate row (every candidate filtered out) gave NaN
+    scores (the mean of no rows) or a raw scikit-learn error."""
+    z = np.zeros(0, int)
+    empty = RankData(np.zeros((0, 4)), z, z, np.array([0, 0, 0]), ("a", "b"), (), (np.array([1]), np.array([0])),
+                     (np.array([0]), np.array([0])), tuple(f"f{j}" for j in range(4)))
+    with pytest.raises(InputError, match=r"training data: no topic has a candidate document \(2 topic\(s\)\)"):
+        make_ranker(name, objective="nDCG@5", **FAST.get(name, {})).fit(empty)
