@@ -8,7 +8,8 @@ Files written into ``out_dir`` (same seed and n give byte-identical files):
 ``mail/<custodian>/{inbox,sent,projects}.mbox``
     mboxrd: ``From <sender> <asctime UTC>`` separator lines, body lines matching ``^>*From `` get
     one more ``>``. A message can appear in the sender's sent.mbox and in recipients'
-    inbox/projects.mbox as byte-identical copies (same Message-ID).
+    inbox/projects.mbox as copies (same Message-ID) that differ only in their ``X-Folder``
+    header, which names the copy's folder (``\\Snibert_John\\Sent Items``) in every copy.
 ``topics.json``
     ``[{"id": "1", "title", "description", "narrative"}, ...]``
 ``qrels.txt``

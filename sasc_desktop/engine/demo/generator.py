@@ -282,6 +282,13 @@ HOLLY_CIRCLE = ("samuel.okafor", "ruth.abernathy", "daniel.cho", "beth.hollis", 
 FOLDER_NAMES = {"inbox": "Inbox", "sent": "Sent Items", "projects": "Projects"}
 
 
+def x_folder(custodian: str, folder: str) -> str:
+    """The X-Folder header of a copy in ``mail/<custodian>/<folder>.mbox``, as an Outlook export
+    writes it: ``\\Snibert_John\\Sent Items``."""
+    p = BY_KEY[custodian]
+    return f"\\{p.last}_{p.first}\\{FOLDER_NAMES[folder]}"
+
+
 class _Generator:
     def __init__(self, out_dir: Path, n: int, seed: int):
         self.out = out_dir
@@ -760,20 +767,16 @@ class _Generator:
         if attachments:
             self._count("attachments", len(attachments))
 
-        x_folder = ""
-        if len(placements) == 1:
-            c, folder = placements[0]
-            cp = BY_KEY[c]
-            x_folder = f"\\{cp.last}_{cp.first}\\{FOLDER_NAMES[folder]}"
         mail = mime.Mail(idx=i, msgid=msgid, date=date, sender=sender, to=to, cc=cc, bcc=bcc, subject=subject,
                          body=body, client=client, in_reply_to=in_reply_to, references=refs,
                          extra_headers=extra, attachments=attachments, nested=nested, html_only=html_only,
-                         alternative=alternative, charset=charset, cte=cte, x_folder=x_folder)
+                         alternative=alternative, charset=charset, cte=cte)
         msg = mime.build(mail, rng)
         data = mime.serialise(msg)
-        entry = mime.mboxrd_entry(sender.email, date, data)
         for c, folder in placements:
-            self._write(c, folder, entry)
+            # every copy names the folder it is in, the same way for every copy of a folder
+            copy = mime.with_x_folder(data, x_folder(c, folder))
+            self._write(c, folder, mime.mboxrd_entry(sender.email, date, copy))
         self.copies += len(placements)
         self.duplicates += len(placements) - 1
         self._stats_mime(mail, subject)
@@ -880,7 +883,7 @@ def generate(out_dir, n_messages: int = 3000, seed: int = 20261122, progress=Non
 
     Same ``seed`` and ``n_messages`` give byte-identical files. ``n_messages`` counts unique
     messages (Message-IDs); copies of a message in the sender's sent folder and in recipients'
-    inboxes are extra and byte-identical.
+    inboxes are extra, identical but for the X-Folder header naming each copy's folder.
     """
     out = Path(out_dir)
     n = int(n_messages)

@@ -266,6 +266,18 @@ def build(mail: Mail, rng: random.Random) -> Message:
     return root
 
 
+def with_x_folder(data: bytes, folder: str) -> bytes:
+    """A serialised message with an ``X-Folder`` header (the mailbox folder of one copy), put
+    just before its top-level ``MIME-Version`` (where :func:`build` puts ``mail.x_folder``)."""
+    value = folder if folder.isascii() else Header(folder, "utf-8").encode()
+    line = b"X-Folder: " + value.encode("ascii") + b"\n"
+    end = data.find(b"\n\n")
+    head = data if end < 0 else data[:end + 1]
+    at = head.find(b"\nMIME-Version: ")
+    at = (end + 1 if end >= 0 else len(data)) if at < 0 else at + 1
+    return data[:at] + line + data[at:]
+
+
 def serialise(msg: Message) -> bytes:
     fp = io.BytesIO()
     BytesGenerator(fp, mangle_from_=False, policy=POLICY).flatten(msg)

@@ -342,8 +342,8 @@ def test_duplicates_across_sent_and_inbox_are_identical(parsed_small):
     assert dups
     sent_and_inbox = 0
     for mid, places in dups.items():
-        raws = {raw for _, raw in places}
-        assert len(raws) == 1, mid
+        raws = {re.sub(rb"(?m)^X-Folder: .*\n", b"", raw, count=1) for _, raw in places}
+        assert len(raws) == 1, mid       # the same but for the folder each copy names
         folders = [p.rsplit("/", 1)[1] for p, _ in places]
         if "sent.mbox" in folders and any(f in ("inbox.mbox", "projects.mbox") for f in folders):
             sent_and_inbox += 1
@@ -355,6 +355,19 @@ def test_duplicates_across_sent_and_inbox_are_identical(parsed_small):
                 msg = email.message_from_bytes(raw, policy=policy.default)
                 owner = path.split("/")[1]
                 assert msg["From"].addresses[0].addr_spec == people.BY_KEY[owner].email
+
+
+def test_every_copy_names_its_own_folder_one_way(parsed_small):
+    """X-Folder is in every copy and names the mbox the copy is in, one spelling per folder."""
+    names = {"inbox.mbox": "Inbox", "sent.mbox": "Sent Items", "projects.mbox": "Projects"}
+    spellings = collections.defaultdict(set)
+    for path, raw, msg in parsed_small:
+        _, custodian, mbox = path.split("/")
+        p = people.BY_KEY[custodian]
+        assert msg.get_all("X-Folder") == [f"\\{p.last}_{p.first}\\{names[mbox]}"], path
+        spellings[path].add(msg["X-Folder"])
+    assert all(len(v) == 1 for v in spellings.values())
+    assert len({next(iter(v)) for v in spellings.values()}) == len(spellings)
 
 
 def test_threads_quote_their_parent(parsed_small):
