@@ -2,7 +2,9 @@
 
 ``protected_search(session, query, persona, approach, k=10, cutoff="fixed")`` returns the
 searcher's list and, separately, the documents held back as too uncertain (for the review
-queue). The pipeline: Whoosh candidates -> relevance features -> the persona classifier's
+queue). The pipeline: candidates (the documents the query matches, as plain search matches
+them: its NOT, -word, field:term, phrases and filters) -> relevance features of the query's
+positive words (rank.features.positive_terms) -> the persona classifier's
 probabilities (engine/classify; trained on first use if the project has none) -> a ranker
 trained for the approach on the project's judged topics (stored in ``models/``; BM25 when the
 project has no judged topics) -> the approach's filter -> the cutoff policy -> :func:`finalize`.
@@ -395,7 +397,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     candidates a person judged sensitive were withheld). Those are the archivist's figures: for
     a narrow query they tell that sensitive mail on it exists, so a searcher's view (``sasc
     search --protect`` without ``--show-withheld``) leaves them out."""
-    from ..rank.features import FeatureExtractor, sensitivity_features
+    from ..index.schema import DEFAULT_FIELD_WEIGHTS
+    from ..rank.features import FeatureExtractor, positive_terms, sensitivity_features
     from ..project import judgments as J
     if approach not in PROTECT_APPROACHES:
         raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
@@ -411,21 +414,24 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     total = offset + k
     depth = max(depth, total)
     t0 = time.perf_counter()
-    session.index.parse(query)  # same validation and messages as plain search (before any training)
+    weights = {**DEFAULT_FIELD_WEIGHTS, **session.settings()["field_weights"]}
+    session.index.parse(query, weights)  # same validation and messages as plain search (before any training)
     payload, trained, up_to_date = current_protection(session, persona, approach, train=train_if_missing)
     learned = _learned_cutoff(payload, cutoff) if cutoff in ("static", "threshold") else None
-    ex = extractor or FeatureExtractor(session, depth=depth)
-    cands = ex.candidates(query, depth)
+    model = None if payload is None else payload.get("model")
+    cands, q = _candidates(session, query, depth, weights, equal_weights=model is not None)
     dids = [d for d, _ in cands]
     prob = _probabilities(session, persona, dids)
     if not dids:
         scores = np.zeros(0)
-    elif payload is None or payload.get("model") is None:
+    elif model is None:
         scores = np.array([s for _, s in cands], float)
     else:
-        X = ex.relevance(query, "", dids, [s for _, s in cands])
+        ex = extractor or FeatureExtractor(session, depth=depth)
+        terms = positive_terms(q)       # the words the query looks for (not NOT-ed ones, not field names)
+        X = ex.relevance_for_terms(terms, terms, dids, [s for _, s in cands])
         X = np.hstack([X, sensitivity_features(prob, ex.metadata(dids))])
-        scores = payload["model"].predict(X[:, payload["columns"]])
+        scores = model.predict(X[:, payload["columns"]])
     order = np.argsort(-scores, kind="stable")
     filtered = approach in ("prefilter", "postfilter", "joint_postfilter")
     keep = order[prob[order] < THRESHOLD] if filtered else order
@@ -460,6 +466,29 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
         result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
     result["ms"] = (time.perf_counter() - t0) * 1000.0
     return result
+
+
+def _candidates(session, query: str, depth: int, weights: dict,
+                equal_weights: bool) -> tuple[list[tuple[str, float]], object]:
+    """The first ``depth`` documents the query matches, as plain search matches them (its
+    syntax: NOT, -word, field:term, phrases, filters; the project's searched fields), with
+    their scores, and the parsed query. ``equal_weights``: scored by BM25F with the searched
+    fields weighted alike, as the candidates the rankers were trained on (and their
+    whoosh_bm25f feature); else with the project's field weights, plain search's own order.
+    A document the index holds but the store does not is left out (plain search never shows one)."""
+    if equal_weights:
+        weights = {f: (1.0 if float(w) > 0 else 0.0) for f, w in weights.items()}
+    hits, _total, _ms, q = session.index.search(query, limit=depth, weights=weights)
+    stored: set[int] = set()
+    ids = [h[0] for h in hits]
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        stored.update(r for (r,) in session.store.con.execute(f"SELECT id FROM messages WHERE id IN ({marks})", chunk))
+    out: dict[str, float] = {}
+    for row_id, doc_id, score in hits:
+        if row_id in stored and doc_id not in out:
+            out[doc_id] = float(score)
+    return list(out.items()), q
 
 
 def _learned_cutoff(payload: Optional[dict], cutoff: str):

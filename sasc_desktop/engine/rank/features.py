@@ -204,13 +204,20 @@ class FeatureExtractor:
     # ----------------------------------------------------------------- features
     def relevance(self, title: str, description: str, doc_ids: Sequence[str],
                   whoosh_scores: Optional[Sequence[float]] = None) -> np.ndarray:
-        """[D, F] relevance features (``relevance_feature_names()`` order)."""
+        """[D, F] relevance features (``relevance_feature_names()`` order) of a topic: the title
+        form is the title's words, the title+description form those of both."""
+        return self.relevance_for_terms(self.terms(title), self.terms(f"{title} {description}"),
+                                        doc_ids, whoosh_scores)
+
+    def relevance_for_terms(self, title_terms: Sequence[str], titledesc_terms: Sequence[str],
+                            doc_ids: Sequence[str], whoosh_scores: Optional[Sequence[float]] = None) -> np.ndarray:
+        """:meth:`relevance` for query forms given as their (analysed) terms, e.g. the positive
+        terms of a parsed search query (:func:`positive_terms`), passed as both forms."""
         self._load(doc_ids)
         D = len(doc_ids)
         blocks = []
         done: dict[tuple, list[np.ndarray]] = {}   # the same query terms give the same blocks
-        for form_text in (title, f"{title} {description}"):
-            qterms = self.terms(form_text)
+        for qterms in (list(title_terms), list(titledesc_terms)):
             counts = Counter(qterms)
             uniq = list(counts)
             key = tuple(counts.items())
@@ -244,6 +251,38 @@ class FeatureExtractor:
     def metadata(self, doc_ids: Sequence[str]) -> np.ndarray:
         self._load(doc_ids)
         return np.array([self._meta[d] for d in doc_ids], float).reshape(len(doc_ids), 4)
+
+
+# Fields whose words are what a query is about (from:, to:, date:, thread: and folder: only
+# restrict which messages match).
+TERM_FIELDS = ("subject", "body", "attachments", "all")
+
+
+def positive_terms(q) -> list[str]:
+    """The words a parsed search query (``SearchIndex.parse``) looks for, in order, each once:
+    the terms and phrase words of its text fields (subject, body, attachments, all). What it
+    leaves out (NOT x, -x, the right side of ANDNOT) adds no word, nor do field names
+    (subject:launch looks for launch) or the values of filters (from:, to:, date:, thread:,
+    folder:). Wildcards and ranges name no single word and add none."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, wq.Not):
+            return
+        if isinstance(node, wq.AndNot):          # AndNot(wanted, left out)
+            walk(node.a)
+            return
+        field = getattr(node, "fieldname", None)
+        if isinstance(node, (wq.Term, wq.Phrase)):
+            if field in TERM_FIELDS:
+                words = [node.text] if isinstance(node, wq.Term) else node.words
+                out.extend(w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in words)
+            return
+        for child in (node.children() if hasattr(node, "children") else ()):
+            walk(child)
+
+    walk(q)
+    return list(dict.fromkeys(out))
 
 
 def sensitivity_features(probs: np.ndarray, metadata: np.ndarray) -> np.ndarray:
