@@ -409,13 +409,17 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
     """Create the demo project at ``root`` (an empty or new folder) and return its resolved
     path.
 
-    ``n_messages`` defaults to :data:`DEMO_MESSAGES`. Nothing that is a project appears at
-    ``root`` until the whole project (mail, import, judgments and, with ``train``, the models)
-    is done; a failed or cancelled build leaves ``root`` as it was (missing or empty), an
-    interrupted one leaves no project there (a killed one leaves its temporary folder, which
-    the next build removes)."""
+    ``n_messages`` defaults to :data:`DEMO_MESSAGES`; out of range (see
+    ``demo.generator.check_arguments``: 1 to 1,000,000 messages) it is an InputError before
+    anything is made. Nothing that is a project appears at ``root`` until
+    the whole project (mail, import, judgments and, with ``train``, the models) is done; a
+    failed or cancelled build leaves ``root`` as it was (missing or empty), an interrupted one
+    leaves no project there (a killed one leaves its temporary folder, which the next build
+    removes)."""
     from .demo import generate  # the generator is only needed here
+    from .demo.generator import check_arguments
 
+    n_messages, seed = check_arguments(DEMO_MESSAGES if n_messages is None else n_messages, seed)
     progress = ensure(progress)
     root = _resolve_root(root)
     remove_stale_builds(root)  # first: a dead build inside root is no reason to refuse it
@@ -433,8 +437,7 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
         session = Session.create(tmp)
         try:
             source = tmp / DEMO_MAIL
-            generate(source, n_messages=DEMO_MESSAGES if n_messages is None else n_messages, seed=seed,
-                     progress=_stage(progress, 0.0, 0.25, "writing demo mail"))
+            generate(source, n_messages=n_messages, seed=seed, progress=_stage(progress, 0.0, 0.25, "writing demo mail"))
             report = session.ingest([source / "mail"], _stage(progress, 0.25, 0.85, "importing"))
             if report.cancelled:
                 raise ProjectError("building the demo project was cancelled")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import operator
 import random
 import re
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import progress as _progress
+from ..errors import InputError
 from . import attachments as att
 from . import compose, content, labels, mime, people
 from .content import Kind
@@ -24,6 +26,7 @@ from .people import BY_KEY, CUSTODIANS, Person
 from .topics import ECHO_DISTRACTORS, TOPICS, Topic
 
 FORMAT_VERSION = 1
+MAX_MESSAGES = 1_000_000   # unique messages at most (50,000 take about a minute to write)
 START = _dt.datetime(2019, 1, 7, tzinfo=_dt.timezone.utc)
 SPAN_DAYS = 960
 NOISE_RATE = 0.05
@@ -878,17 +881,33 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def check_arguments(n_messages, seed) -> tuple[int, int]:
+    """``(n_messages, seed)``, ``n_messages`` as an int, or InputError: a whole number,
+    1 <= n_messages <= :data:`MAX_MESSAGES` (the plan and the labels are held in memory)."""
+    def whole(value, what: str) -> int:
+        if isinstance(value, bool):
+            raise InputError(f"{what} must be a whole number, got {value!r}")
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise InputError(f"{what} must be a whole number, got {value!r}") from None
+    n = whole(n_messages, "the number of demo messages")
+    if not 1 <= n <= MAX_MESSAGES:
+        raise InputError(f"the number of demo messages must be between 1 and {MAX_MESSAGES:,}, got {n:,}")
+    return n, seed
+
+
 def generate(out_dir, n_messages: int = 3000, seed: int = 20261122, progress=None) -> dict:
     """Write a deterministic demo collection into ``out_dir`` and return a summary.
 
     Same ``seed`` and ``n_messages`` give byte-identical files. ``n_messages`` counts unique
     messages (Message-IDs); copies of a message in the sender's sent folder and in recipients'
     inboxes are extra, identical but for the X-Folder header naming each copy's folder.
+    Arguments out of range (see :func:`check_arguments`) are an InputError, before anything
+    is written.
     """
     out = Path(out_dir)
-    n = int(n_messages)
-    if n < 1:
-        raise ValueError("n_messages must be at least 1")
+    n, seed = check_arguments(n_messages, seed)
     prog = _progress.ensure(progress)
     out.mkdir(parents=True, exist_ok=True)
     mail_dir = out / "mail"

@@ -404,7 +404,8 @@ def test_progress_is_reported_and_cancellable(tmp_path):
 
 
 def test_rejects_bad_n(tmp_path):
-    with pytest.raises(ValueError):
+    from sasc_desktop.engine.errors import InputError
+    with pytest.raises(InputError):
         generate(tmp_path, n_messages=0)
 
 

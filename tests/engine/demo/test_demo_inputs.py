@@ -1,0 +1,52 @@
+"""What the demo refuses, with what message, and the small demos it builds without models."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sasc_desktop.cli import main
+from sasc_desktop.engine.demo import generate
+from sasc_desktop.engine.demo_project import build_demo_project
+from sasc_desktop.engine.errors import InputError
+
+HUGE = 10 ** 20
+
+
+@pytest.fixture
+def where(tmp_path) -> Path:
+    """An empty folder of the test's own (tmp_path also holds the isolated home)."""
+    w = tmp_path / "w"
+    w.mkdir()
+    return w
+RANGE = "the number of demo messages must be between 1 and 1,000,000, got "
+
+
+# --- --messages: 1 to 1,000,000 ---------------------------------------------------------------
+@pytest.mark.parametrize("n, shown", [(HUGE, "100,000,000,000,000,000,000"), (1_000_001, "1,000,001"),
+                                      (0, "0"), (-3, "-3")])
+def test_generate_refuses_a_number_of_messages_out_of_range(tmp_path, n, shown):
+    with pytest.raises(InputError) as err:
+        generate(tmp_path / "out", n_messages=n)
+    assert str(err.value) == RANGE + shown
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("n", ["3000", 2.5, True, None])
+def test_generate_refuses_a_number_of_messages_that_is_not_whole(tmp_path, n):
+    with pytest.raises(InputError) as err:
+        generate(tmp_path / "out", n_messages=n)
+    assert str(err.value) == f"the number of demo messages must be a whole number, got {n!r}"
+
+
+def test_build_refuses_a_huge_demo_before_making_anything(where):
+    with pytest.raises(InputError) as err:
+        build_demo_project(where / "d", n_messages=HUGE)
+    assert str(err.value) == RANGE + "100,000,000,000,000,000,000"
+    assert list(where.iterdir()) == []
+
+
+def test_cli_says_so_for_a_huge_demo(where, capsys):
+    assert main(["demo", str(where / "d"), "--messages", str(HUGE)]) == 2
+    assert capsys.readouterr().err == f"sasc: error: {RANGE}100,000,000,000,000,000,000\n"
+    assert list(where.iterdir()) == []
