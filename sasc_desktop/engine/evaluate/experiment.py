@@ -286,8 +286,10 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
     nf = len(fold_idx)
     names = [a + s for a in approaches for s in ([""] + (["+cr"] if cluster_replacement else []))]
     per = {(r, a, m.name): {} for r in rankers for a in names for m in measures}
+    # score against cutoff: per cutoff c, the sum of the defined topics' values and how many
+    # topics were defined (an undefined topic is left out of the mean, as in "results")
     curves = {(r, a): np.zeros(k + 1) for r in rankers for a in approaches}
-    curve_n = {(r, a): 0 for r in rankers for a in approaches}
+    curve_n = {(r, a): np.zeros(k + 1, np.int64) for r in rankers for a in approaches}
     train_times: dict[str, list[float]] = {}
     shown_sensitive = {(r, a): 0 for r in rankers for a in names}
     learned_policy = []
@@ -339,8 +341,9 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                     learned_policy.append({"fold": f, "ranker": r, "approach": a, "cutoff": cutoff,
                                            "value": float(learned) if np.isfinite(learned) else None})
                 for c in range(k + 1):
-                    curves[(r, a)][c] += _mean(score_lists(measures[0], test, [l[:c] for l in lists])) * len(test_t)
-                curve_n[(r, a)] += len(test_t)
+                    vals, ok = score_lists(measures[0], test, [l[:c] for l in lists])
+                    curves[(r, a)][c] += float(vals[ok].sum())
+                    curve_n[(r, a)][c] += int(ok.sum())
                 variants = {a: apply_cutoff(cutoff, lists, test, k, scores, learned)}
                 if cluster_replacement:
                     cr = []
@@ -399,7 +402,7 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
         "n_topics": base.n_topics, "candidates": int(len(base.doc_ids)), "depth": depth,
         "results": results, "tests": tests,
         "cutoff_curves": [{"ranker": r, "approach": a, "measure": measures[0].name,
-                           "values": (curves[(r, a)] / max(curve_n[(r, a)], 1)).tolist()}
+                           "values": _curve_means(curves[(r, a)], curve_n[(r, a)])}
                           for r in rankers for a in approaches],
         "learned_policies": learned_policy,
         "train_seconds": {k_: float(np.mean(v)) for k_, v in train_times.items()},
@@ -412,6 +415,11 @@ def _cr_filtered(order, k, clusters, prob):
     from ..protect.policies import cluster_replace
     p = np.where(np.asarray(prob) >= SENS_THRESHOLD, np.inf, prob)
     return cluster_replace(order, k, clusters, p)
+
+
+def _curve_means(sums: np.ndarray, counts: np.ndarray) -> list:
+    """Mean over the defined topics at each cutoff; None where no topic was defined."""
+    return [float(s / n) if n else None for s, n in zip(sums.tolist(), counts.tolist())]
 
 
 def _mean(res) -> float:

@@ -87,7 +87,8 @@ def write_report(result: dict, out_dir) -> list[str]:
     for c in result.get("cutoff_curves", []):
         if c["ranker"] != rk:
             continue
-        ax.plot(range(len(c["values"])), c["values"], marker=".", label=c["approach"])
+        ys = [np.nan if v is None else v for v in c["values"]]   # None: no topic defined at that cutoff
+        ax.plot(range(len(ys)), ys, marker=".", label=c["approach"])
     ax.set_xlabel("cutoff (documents shown)")
     ax.set_ylabel(f"mean {m0}")
     ax.set_title(f"Score against cutoff ({rk})")
