@@ -409,9 +409,9 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
     """Create the demo project at ``root`` (an empty or new folder) and return its resolved
     path.
 
-    ``n_messages`` defaults to :data:`DEMO_MESSAGES`; out of range (see
-    ``demo.generator.check_arguments``: 1 to 1,000,000 messages) it is an InputError before
-    anything is made. Nothing that is a project appears at ``root`` until
+    ``n_messages`` defaults to :data:`DEMO_MESSAGES`; it and ``seed`` out of range (see
+    ``demo.generator.check_arguments``: 1 to 1,000,000 messages, a seed of 0 or more) are an
+    InputError before anything is made. Nothing that is a project appears at ``root`` until
     the whole project (mail, import, judgments and, with ``train``, the models) is done; a
     failed or cancelled build leaves ``root`` as it was (missing or empty), an interrupted one
     leaves no project there (a killed one leaves its temporary folder, which the next build

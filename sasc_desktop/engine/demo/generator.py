@@ -882,8 +882,9 @@ def _sha256(path: Path) -> str:
 
 
 def check_arguments(n_messages, seed) -> tuple[int, int]:
-    """``(n_messages, seed)``, ``n_messages`` as an int, or InputError: a whole number,
-    1 <= n_messages <= :data:`MAX_MESSAGES` (the plan and the labels are held in memory)."""
+    """``(n_messages, seed)`` as ints, or InputError: whole numbers, 1 <= n_messages <=
+    :data:`MAX_MESSAGES` (the plan and the labels are held in memory), seed >= 0 (random.Random
+    takes a seed's absolute value, so -7 would write seed 7's mail with other judgments)."""
     def whole(value, what: str) -> int:
         if isinstance(value, bool):
             raise InputError(f"{what} must be a whole number, got {value!r}")
@@ -894,7 +895,11 @@ def check_arguments(n_messages, seed) -> tuple[int, int]:
     n = whole(n_messages, "the number of demo messages")
     if not 1 <= n <= MAX_MESSAGES:
         raise InputError(f"the number of demo messages must be between 1 and {MAX_MESSAGES:,}, got {n:,}")
-    return n, seed
+    s = whole(seed, "the demo seed")
+    if s < 0:
+        raise InputError(f"the demo seed must be 0 or more, got {s} (a negative seed would write the mail of "
+                         f"seed {-s} with other judgments)")
+    return n, s
 
 
 def generate(out_dir, n_messages: int = 3000, seed: int = 20261122, progress=None) -> dict:

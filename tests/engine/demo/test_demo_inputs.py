@@ -50,3 +50,24 @@ def test_cli_says_so_for_a_huge_demo(where, capsys):
     assert main(["demo", str(where / "d"), "--messages", str(HUGE)]) == 2
     assert capsys.readouterr().err == f"sasc: error: {RANGE}100,000,000,000,000,000,000\n"
     assert list(where.iterdir()) == []
+
+
+# --- --seed: 0 or more -----------------------------------------------------------------------
+def test_generate_refuses_a_negative_seed(tmp_path):
+    with pytest.raises(InputError) as err:
+        generate(tmp_path / "out", n_messages=20, seed=-7)
+    assert str(err.value) == ("the demo seed must be 0 or more, got -7 (a negative seed would write the mail of "
+                              "seed 7 with other judgments)")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(InputError, match="whole number"):
+        generate(tmp_path / "out", n_messages=20, seed=1.5)
+    generate(tmp_path / "zero", n_messages=20, seed=0)
+    assert (tmp_path / "zero" / "sensitivity.txt").exists()
+
+
+def test_build_and_cli_refuse_a_negative_seed(where, capsys):
+    with pytest.raises(InputError, match="^the demo seed must be 0 or more, got -7 "):
+        build_demo_project(where / "d", n_messages=20, seed=-7)
+    assert main(["demo", str(where / "d"), "--messages", "20", "--seed", "-7"]) == 2
+    assert capsys.readouterr().err.startswith("sasc: error: the demo seed must be 0 or more, got -7 ")
+    assert list(where.iterdir()) == []
