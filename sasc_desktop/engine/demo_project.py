@@ -404,6 +404,15 @@ def _resolve_root(root: Path | str) -> Path:
     return root
 
 
+def _file_in_the_way(root: Path) -> Optional[Path]:
+    """The nearest existing ancestor of ``root`` when it is not a folder (``f`` of ``f/sub``,
+    ``f`` a file): no folder can be made below it."""
+    for where in root.parents:
+        if os.path.lexists(where):
+            return None if where.is_dir() else where
+    return None
+
+
 def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed: int = DEMO_SEED,
                        progress: Optional[Progress] = None, train: bool = True) -> Path:
     """Create the demo project at ``root`` (an empty or new folder) and return its resolved
@@ -427,6 +436,9 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
     reason = refuse_reason(root, status)
     if reason:
         raise ProjectError(reason)
+    blocker = _file_in_the_way(root)
+    if blocker is not None:
+        raise ProjectError(f"cannot create the demo project at {root}: {blocker} is a file, not a folder")
     try:
         root.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

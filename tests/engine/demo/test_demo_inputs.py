@@ -8,7 +8,7 @@ import pytest
 from sasc_desktop.cli import main
 from sasc_desktop.engine.demo import generate
 from sasc_desktop.engine.demo_project import build_demo_project
-from sasc_desktop.engine.errors import InputError
+from sasc_desktop.engine.errors import InputError, ProjectError
 
 HUGE = 10 ** 20
 
@@ -71,3 +71,17 @@ def test_build_and_cli_refuse_a_negative_seed(where, capsys):
     assert main(["demo", str(where / "d"), "--messages", "20", "--seed", "-7"]) == 2
     assert capsys.readouterr().err.startswith("sasc: error: the demo seed must be 0 or more, got -7 ")
     assert list(where.iterdir()) == []
+
+
+# --- a file where a folder must be -------------------------------------------------------------
+@pytest.mark.parametrize("below", ["sub", "sub/deeper"])
+def test_a_file_on_the_way_is_named(where, capsys, below):
+    f = where / "f"
+    f.write_text("not a folder\n")
+    root = where / "f" / below
+    with pytest.raises(ProjectError) as err:
+        build_demo_project(root, n_messages=20, train=False)
+    assert str(err.value) == f"cannot create the demo project at {root}: {f} is a file, not a folder"
+    assert main(["demo", str(root), "--messages", "20", "--no-train"]) == 2
+    assert capsys.readouterr().err == f"sasc: error: cannot create the demo project at {root}: {f} is a file, not a folder\n"
+    assert sorted(p.name for p in where.iterdir()) == ["f"] and f.read_text() == "not a folder\n"
