@@ -1,6 +1,7 @@
 """sasc experiment | the --protect side of sasc search (search and protect)."""
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ..engine.errors import InputError
@@ -9,27 +10,54 @@ from ..engine.session import Session
 from .common import TextProgressBar, print_json
 
 
+def _int_at_least(low: int, why: str = ""):
+    """An argparse type: an integer >= ``low`` (the message says why when ``why`` is given)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"an integer expected, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}{why}, got {value}")
+        return value
+    return parse
+
+
+def _crossfit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"an integer expected, got {text!r}") from None
+    if value < 0 or value == 1:
+        raise argparse.ArgumentTypeError(f"must be 0 (off) or at least 2 inner models, got {value}")
+    return value
+
+
 def register(sub) -> None:
     p = sub.add_parser("experiment", help="cross-validated search-and-protect experiment")
     p.add_argument("dir", type=Path)
     p.add_argument("--persona", required=True)
     p.add_argument("--rankers", nargs="+", default=["bm25", "ca"],
-                   help="bm25 linear lambdamart adarank ca")
+                   help="bm25 linear lambdamart adarank ca (a name given twice is used once)")
     p.add_argument("--approaches", nargs="+", default=None,
-                   help="relevance prefilter postfilter demote joint joint_postfilter (default: all)")
+                   help="relevance prefilter postfilter demote joint joint_postfilter (default: all; a name "
+                        "given twice is used once)")
     p.add_argument("--objective", default="nCS-DCG@10(cost=12)", help="the joint approaches' objective measure")
-    p.add_argument("--eval", dest="eval_measures", action="append", required=True, metavar="M")
+    p.add_argument("--eval", dest="eval_measures", action="append", required=True, metavar="M",
+                   help="evaluation measure, e.g. nCS-DCG@10(cost=12) (repeatable; the first one is the one "
+                        "printed and plotted; a measure given twice is used once)")
     p.add_argument("--classifier", choices=["learned", "oracle"], default="learned")
-    p.add_argument("--folds", type=int, default=5)
-    p.add_argument("--classifier-crossfit", type=int, default=0, metavar="K",
-                   help="learned classifier: score the training/validation topics out-of-fold with K inner "
+    p.add_argument("--folds", type=_int_at_least(3, " (a test, a validation and at least one training fold)"),
+                   default=5, help="rotating folds of the topics, at least 3 (default 5)")
+    p.add_argument("--classifier-crossfit", type=_crossfit, default=0, metavar="K",
+                   help="learned classifier: score the training/validation topics out-of-fold with K >= 2 inner "
                         "models (never trained on the test fold either), so the joint ranker learns from "
                         "probabilities as (un)reliable as the test ones; 0 = one model, in-sample (default)")
     p.add_argument("--cluster-replacement", action="store_true")
     p.add_argument("--cutoff", default="fixed", help="fixed, static, dynamic or threshold")
-    p.add_argument("--depth", type=int, default=200, help="candidates per topic")
-    p.add_argument("--ca-restarts", type=int, default=5)
-    p.add_argument("--ca-iterations", type=int, default=25)
+    p.add_argument("--depth", type=_int_at_least(1), default=200, help="candidates per topic, at least 1 (default 200)")
+    p.add_argument("--ca-restarts", type=_int_at_least(1), default=5)
+    p.add_argument("--ca-iterations", type=_int_at_least(1), default=25)
     p.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_experiment)

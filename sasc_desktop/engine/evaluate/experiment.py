@@ -38,6 +38,54 @@ CUTOFFS = ("fixed", "static", "dynamic", "threshold")
 SENS_THRESHOLD = 0.5
 
 
+# ------------------------------------------------------------------------ checks
+MIN_FOLDS = 3
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def check_depth(depth) -> int:
+    """Candidates per topic: an integer >= 1 (0 would silently mean "the default" further down)."""
+    if not _is_int(depth) or depth < 1:
+        raise InputError(f"depth (candidates per topic) must be an integer of at least 1, got {depth!r}")
+    return int(depth)
+
+
+def check_folds(folds) -> int:
+    if not _is_int(folds) or folds < MIN_FOLDS:
+        raise InputError(f"folds must be at least {MIN_FOLDS} (each rotation needs a test fold, a validation fold "
+                         f"and at least one training fold), got {folds!r}")
+    return int(folds)
+
+
+def check_experiment_numbers(folds=5, depth=200, crossfit=0, ranker_params: Optional[dict] = None) -> None:
+    """The numeric options of :func:`run_experiment`, with the reason when one is refused."""
+    check_folds(folds)
+    check_depth(depth)
+    if not _is_int(crossfit) or crossfit < 0 or crossfit == 1:
+        raise InputError(f"classifier crossfit must be 0 (off) or at least 2 inner models (one model is what 0 "
+                         f"does already), got {crossfit!r}")
+    ca = (ranker_params or {}).get("ca") or {}
+    for key, what in (("n_restarts", "restarts"), ("n_iter", "iterations")):
+        if key in ca and (not _is_int(ca[key]) or ca[key] < 1):
+            raise InputError(f"coordinate ascent {what} must be an integer of at least 1, got {ca[key]!r}")
+
+
+def _check_persona(session, persona: str) -> None:
+    from ..classify import check_persona
+    check_persona(session, persona)
+
+
+def _unique_measures(measures) -> list[Measure]:
+    """Measures in first-given order, each name once."""
+    out: dict[str, Measure] = {}
+    for m in measures:
+        out.setdefault(m.name, m)
+    return list(out.values())
+
+
 # ------------------------------------------------------------------------ dataset
 def build_dataset(session, persona: str, depth: int = 200, extractor=None, progress: Optional[Progress] = None,
                   topic_ids: Optional[Sequence[str]] = None):
@@ -51,6 +99,8 @@ def build_dataset(session, persona: str, depth: int = 200, extractor=None, progr
     from ..project import judgments as J
     from ..rank.data import RankData
     from ..rank.features import FeatureExtractor, relevance_feature_names
+    depth = check_depth(depth)
+    _check_persona(session, persona)
     ex = extractor or FeatureExtractor(session, depth=depth)
     qrels = J.qrels(session.store)
     # "I don't know" (-1, under every topic) counts as unjudged, i.e. not sensitive (level 0)
@@ -90,9 +140,11 @@ def with_sensitivity(data, prob: np.ndarray, meta: np.ndarray):
 
 
 def folds_for(n_topics: int, n_folds: int = 5, seed: int = 0) -> list[np.ndarray]:
+    """``n_folds`` rotating folds of the topics (at most one per topic), shuffled by ``seed``."""
+    check_folds(n_folds)
     if n_topics < 3:
         raise InputError(f"an experiment needs at least 3 judged topics (found {n_topics})")
-    n_folds = max(3, min(n_folds, n_topics))
+    n_folds = min(n_folds, n_topics)
     order = np.random.default_rng(seed).permutation(n_topics)
     return [np.sort(order[f::n_folds]) for f in range(n_folds)]
 
@@ -261,14 +313,31 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                    depth: int = 200, seed: int = 0, ranker_params: Optional[dict] = None,
                    classifier_opts: Optional[dict] = None, progress: Optional[Progress] = None,
                    dataset=None, crossfit: int = 0) -> dict:
-    from ..rank.rankers import make_ranker
+    """Run the experiment; every option is checked before any work starts.
+
+    ``rankers``, ``approaches`` and ``eval_measures`` may repeat a name: each is used once, in
+    the order first given (a measure written two ways, e.g. ``cost=12`` and ``cost=12.0``, is
+    one measure). ``folds`` >= 3 (one test, one validation and at least one training fold per
+    rotation; more folds than topics means one topic per fold); ``depth`` >= 1; ``crossfit``
+    0 (off) or >= 2 (inner models); ``ranker_params["ca"]`` ``n_restarts``/``n_iter`` >= 1.
+    ``persona`` must be one of the project's personas, whichever classifier is used."""
+    from ..rank.rankers import RANKERS, make_ranker
     from ..protect.policies import cluster_replace, learn_score_threshold, learn_static_cutoff
     obj = parse_measure(objective)
-    measures = [parse_measure(m) for m in eval_measures]
+    measures = _unique_measures(parse_measure(m) for m in eval_measures)
     if not measures:
         raise InputError("give at least one evaluation measure (--eval)")
     k = obj.k
     rel_objective = f"nDCG@{k}"
+    rankers = list(dict.fromkeys(rankers))
+    approaches = list(dict.fromkeys(approaches))
+    if not rankers:
+        raise InputError(f"give at least one ranker; rankers are: {', '.join(RANKERS)}")
+    if not approaches:
+        raise InputError(f"give at least one approach; approaches are: {', '.join(APPROACHES)}")
+    for r in rankers:
+        if r not in RANKERS:
+            raise InputError(f"unknown ranker {r!r}; rankers are: {', '.join(RANKERS)}")
     for a in approaches:
         if a not in APPROACHES:
             raise InputError(f"unknown approach {a!r}; approaches are: {', '.join(APPROACHES)}")
@@ -276,6 +345,8 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
         raise InputError(f"unknown cutoff policy {cutoff!r}; policies are: {', '.join(CUTOFFS)}")
     if classifier not in ("learned", "oracle"):
         raise InputError("classifier must be 'learned' or 'oracle'")
+    check_experiment_numbers(folds=folds, depth=depth, crossfit=crossfit, ranker_params=ranker_params)
+    _check_persona(session, persona)    # before any work (the oracle classifier would not notice a typo)
     prog = progress or Progress()
     t_start = time.perf_counter()
     if dataset is None:
