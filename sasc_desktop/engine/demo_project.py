@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import importlib
 import json
+import logging
 import os
 import re
 import secrets
@@ -43,6 +44,8 @@ from .progress import Progress, ensure
 from .project import judgments
 from .project.layout import MARKER
 from .session import Session
+
+log = logging.getLogger(__name__)
 
 DEMO_SEED = 20261122
 DEMO_MESSAGES = 3000
@@ -414,7 +417,8 @@ def _file_in_the_way(root: Path) -> Optional[Path]:
 
 
 def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed: int = DEMO_SEED,
-                       progress: Optional[Progress] = None, train: bool = True) -> Path:
+                       progress: Optional[Progress] = None, train: bool = True,
+                       notes: Optional[list[str]] = None) -> Path:
     """Create the demo project at ``root`` (an empty or new folder) and return its resolved
     path.
 
@@ -424,7 +428,11 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
     the whole project (mail, import, judgments and, with ``train``, the models) is done; a
     failed or cancelled build leaves ``root`` as it was (missing or empty), an interrupted one
     leaves no project there (a killed one leaves its temporary folder, which the next build
-    removes)."""
+    removes).
+
+    A persona with too few sensitive or not-sensitive judgments to train on (a demo of a few
+    messages) gets no model; the project is built all the same and a sentence saying so is
+    appended to ``notes`` (logged as a warning when ``notes`` is None)."""
     from .demo import generate  # the generator is only needed here
     from .demo.generator import check_arguments
 
@@ -443,6 +451,7 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
         root.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ProjectError(f"cannot create {root.parent} for the demo project: {exc.strerror or exc}") from exc
+    said: list[str] = []
     build = _Build(root, into_empty=status == "empty")
     try:
         tmp = build.project
@@ -455,7 +464,7 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
                 raise ProjectError("building the demo project was cancelled")
             load_demo_judgments(session, source)
             if train:
-                _train_all(session, _stage(progress, 0.85, 1.0, "training"))
+                said = _train_all(session, _stage(progress, 0.85, 1.0, "training"))
             progress.check()  # the last moment to cancel: nothing is at root yet
             _move_paths(session, tmp, root)
         finally:
@@ -471,6 +480,11 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
         build.abandon()
         raise
     progress.update(1000, 1000, "demo project ready")
+    for note in said:
+        if notes is None:
+            log.warning("%s", note)
+        else:
+            notes.append(note)
     return root
 
 
@@ -512,15 +526,27 @@ def load_demo_judgments(session: Session, source: Path) -> None:
         session.update_settings(active_persona=sorted(used)[0])
 
 
-def _train_all(session: Session, progress: Progress) -> None:
+def _train_all(session: Session, progress: Progress) -> list[str]:
+    """Train every persona's model; one with fewer than ``MIN_PER_CLASS`` sensitive or
+    not-sensitive judgments is passed over. Returns a note for each one passed over."""
     try:
         classify = importlib.import_module("sasc_desktop.engine.classify")
+        min_per_class = importlib.import_module("sasc_desktop.engine.classify.model").MIN_PER_CLASS
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("sasc_desktop.engine.classify"):
-            return
+            return []
         raise
     personas = [p["id"] for p in judgments.personas(session.store)]
+    notes = []
     for n, persona in enumerate(personas):
         progress.update(n, len(personas), persona)
+        labels = classify.training_labels(session, persona)
+        pos = sum(labels.values())
+        if min(pos, len(labels) - pos) < min_per_class:
+            notes.append(f"no sensitivity model for {persona}: the demo has {pos} sensitive and "
+                         f"{len(labels) - pos} not-sensitive judgments for {persona}, and training needs at "
+                         f"least {min_per_class} of each; build the demo with more messages to have one")
+            continue
         classify.train(session, persona)
     progress.update(len(personas), len(personas), "done")
+    return notes

@@ -1,6 +1,9 @@
 """What the demo refuses, with what message, and the small demos it builds without models."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,7 +12,9 @@ from sasc_desktop.cli import main
 from sasc_desktop.engine.demo import generate
 from sasc_desktop.engine.demo_project import build_demo_project
 from sasc_desktop.engine.errors import InputError, ProjectError
+from sasc_desktop.engine.session import Session
 
+REPO = Path(__file__).resolve().parents[3]
 HUGE = 10 ** 20
 
 
@@ -85,3 +90,56 @@ def test_a_file_on_the_way_is_named(where, capsys, below):
     assert main(["demo", str(root), "--messages", "20", "--no-train"]) == 2
     assert capsys.readouterr().err == f"sasc: error: cannot create the demo project at {root}: {f} is a file, not a folder\n"
     assert sorted(p.name for p in where.iterdir()) == ["f"] and f.read_text() == "not a folder\n"
+
+
+# --- a demo too small to train on ---------------------------------------------------------------
+def _models(root: Path) -> list[str]:
+    with Session.open(root) as s:
+        return [r[0] for r in s.store.con.execute("SELECT persona FROM classifier_models ORDER BY persona")]
+
+
+def _note(persona: str, pos: int, neg: int) -> str:
+    return (f"no sensitivity model for {persona}: the demo has {pos} sensitive and {neg} not-sensitive judgments "
+            f"for {persona}, and training needs at least 2 of each; build the demo with more messages to have one")
+
+
+def _counts(root: Path, persona: str) -> tuple[int, int]:
+    with Session.open(root) as s:
+        rows = s.store.con.execute("SELECT level FROM sensitivity WHERE persona = ?", (persona,)).fetchall()
+    pos = sum(1 for (lvl,) in rows if lvl >= 1)
+    return pos, len(rows) - pos
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_a_tiny_demo_is_built_without_the_models_it_cannot_train(tmp_path, n):
+    notes: list[str] = []
+    root = build_demo_project(tmp_path / "d", n_messages=n, notes=notes)
+    with Session.open(root) as s:
+        assert s.stats()["messages"] == n
+        personas = s.stats()["personas"]
+    assert personas == ["holly-palmer", "john-snibert"]
+    skipped = [p for p in personas if min(_counts(root, p)) < 2]
+    assert skipped                                      # these sizes are too small for some persona
+    assert notes == [_note(p, *_counts(root, p)) for p in skipped]
+    assert _models(root) == [p for p in personas if p not in skipped]
+
+
+def test_a_small_demo_trains_both_personas(tmp_path):
+    notes: list[str] = []
+    root = build_demo_project(tmp_path / "d", n_messages=30, notes=notes)
+    assert notes == []
+    assert _models(root) == ["holly-palmer", "john-snibert"]
+
+
+def test_sasc_demo_of_two_messages_builds_and_says_which_models_are_missing(tmp_path):
+    """The real command (the notes are logged as warnings: `sasc` shows them on stderr)."""
+    env = {**os.environ, "SASC_BLOCK_QT": "1"}
+    done = subprocess.run([sys.executable, "-m", "sasc_desktop.cli", "demo", str(tmp_path / "d"), "--messages", "2"],
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    root = (tmp_path / "d").resolve()
+    assert done.stdout.startswith(f"demo project ready at {root}: 2 messages, ")
+    lines = [ln for ln in done.stderr.splitlines() if ln.startswith("no sensitivity model")]
+    assert lines == [_note(p, *_counts(root, p)) for p in ("holly-palmer", "john-snibert")
+                     if min(_counts(root, p)) < 2]
+    assert lines
