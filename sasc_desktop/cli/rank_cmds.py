@@ -58,7 +58,8 @@ def register(sub) -> None:
     p.add_argument("--depth", type=_int_at_least(1), default=200, help="candidates per topic, at least 1 (default 200)")
     p.add_argument("--ca-restarts", type=_int_at_least(1), default=5)
     p.add_argument("--ca-iterations", type=_int_at_least(1), default=25)
-    p.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR")
+    p.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR",
+                   help="folder for the CSV tables and charts (made when missing; checked before the experiment runs)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_experiment)
 
@@ -73,15 +74,23 @@ def register(sub) -> None:
 
 def cmd_experiment(args) -> int:
     from ..engine.evaluate.experiment import APPROACHES
-    from ..engine.evaluate.experiment_report import write_report
+    from ..engine.evaluate.experiment_report import prepare_report_dir, write_report
+    from ..engine.evaluate.report import format_score
     bar = TextProgressBar("experiment")
     with Session.open(args.dir) as s:
-        result = s.run_experiment(
-            args.persona, rankers=args.rankers, approaches=args.approaches or APPROACHES,
-            objective=args.objective, eval_measures=args.eval_measures, classifier=args.classifier,
-            folds=args.folds, crossfit=args.classifier_crossfit, cluster_replacement=args.cluster_replacement, cutoff=args.cutoff, depth=args.depth,
-            ranker_params={"ca": {"n_restarts": args.ca_restarts, "n_iter": args.ca_iterations}},
-            progress=Progress(bar))
+        created = prepare_report_dir(args.out)     # a bad --out is said now, not after the experiment
+        try:
+            result = s.run_experiment(
+                args.persona, rankers=args.rankers, approaches=args.approaches or APPROACHES,
+                objective=args.objective, eval_measures=args.eval_measures, classifier=args.classifier,
+                folds=args.folds, crossfit=args.classifier_crossfit, cluster_replacement=args.cluster_replacement,
+                cutoff=args.cutoff, depth=args.depth,
+                ranker_params={"ca": {"n_restarts": args.ca_restarts, "n_iter": args.ca_iterations}},
+                progress=Progress(bar))
+        except BaseException:
+            if created:
+                _remove_if_empty(args.out)
+            raise
     bar.finish()
     files = write_report(result, args.out)
     result["report_files"] = [str(Path(args.out) / f) for f in files]
@@ -93,9 +102,18 @@ def cmd_experiment(args) -> int:
           f"{result['seconds']:.0f} s")
     for r in result["results"]:
         if r["measure"] == m0:
-            print(f"{r['ranker']:>10}  {r['approach']:<22} {m0} = {r['mean']:.4f}  shown sensitive {r['shown_sensitive']}")
+            undefined = f"  undefined on {r['undefined_topics']} topics" if r["undefined_topics"] else ""
+            print(f"{r['ranker']:>10}  {r['approach']:<22} {m0} = {format_score(r['mean'])}  "
+                  f"shown sensitive {r['shown_sensitive']}{undefined}")
     print(f"report: {args.out}")
     return 0
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()          # only succeeds when empty: nothing anyone wrote is removed
+    except OSError:
+        pass
 
 
 def cmd_protected_search(args) -> int:

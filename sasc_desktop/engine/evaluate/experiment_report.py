@@ -2,7 +2,32 @@
 from __future__ import annotations
 
 import csv
+import os
+import tempfile
 from pathlib import Path
+
+from ..errors import InputError
+
+
+def prepare_report_dir(out_dir) -> bool:
+    """Make sure the report folder exists and files can be written in it, before an experiment
+    runs (so a bad path is not found only after hours of work). Returns True when the folder
+    was created here (a caller may remove it, still empty, if the experiment then fails).
+    Raises :class:`InputError` when the path is a file, lies under a file, or is not writable."""
+    out = Path(out_dir)
+    existed = out.is_dir()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".sasc-write-test-", dir=out)
+        os.close(fd)
+        os.unlink(probe)
+    except FileExistsError:
+        raise InputError(f"report folder {out} is an existing file, not a folder") from None
+    except NotADirectoryError:
+        raise InputError(f"report folder {out} cannot be made: part of its path is a file, not a folder") from None
+    except OSError as exc:
+        raise InputError(f"report folder {out} cannot be made or written: {exc.strerror or exc}") from None
+    return not existed
 
 
 def _save(fig, out, name: str) -> str:
@@ -14,6 +39,16 @@ def _save(fig, out, name: str) -> str:
 
 
 def write_report(result: dict, out_dir) -> list[str]:
+    """Write the CSV tables and PNG charts into ``out_dir`` (made when missing); returns the
+    file names. A file system problem is an :class:`InputError` naming the folder."""
+    try:
+        return _write_report(result, out_dir)
+    except OSError as exc:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        raise InputError(f"cannot write the report in {out_dir}: {exc.strerror or exc}{where}") from None
+
+
+def _write_report(result: dict, out_dir) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -99,8 +99,13 @@ def evaluate_runs(runs: Mapping[str, Mapping[str, Sequence[str]]], judgments: Ju
     return Report(results, tuple(tests))
 
 
-def _fmt(v: float | None, width: int = 8) -> str:
+def format_score(v: float | None, width: int = 0) -> str:
+    """A mean or per-topic value as the reports print it: 4 decimals, '-' when undefined (None)."""
     return f"{'-':>{width}}" if v is None else f"{v:>{width}.4f}"
+
+
+def _fmt(v: float | None, width: int = 8) -> str:
+    return format_score(v, width)
 
 
 def _fmt_p(p: float) -> str:
@@ -131,4 +136,4 @@ def format_report(report: Report) -> str:
 
 
 __all__ = ["MeasureResult", "TestResult", "Report", "load_judgments", "load_run", "unique_tags",
-           "evaluate_runs", "format_report"]
+           "evaluate_runs", "format_report", "format_score"]
