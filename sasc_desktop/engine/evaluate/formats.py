@@ -19,6 +19,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..errors import InputError
 from .errors import EvalFileError, JudgmentsError
 from .records import LetorRow, Qrel, ScoredDoc, SensJudgment
 
@@ -50,13 +51,20 @@ def _raw_lines(path: PathLike) -> Iterator[tuple[int, str]]:
         raise EvalFileError(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
-def _lines(path: PathLike, comments: bool = False) -> Iterator[tuple[int, list[str]]]:
-    """Yield (line number, whitespace-split fields) for each non-blank line (and, with
-    ``comments``, each line not starting with ``#``)."""
+def _lines(path: PathLike, comments: bool = False) -> Iterator[tuple[int, list[str], str]]:
+    """Yield (line number, whitespace-split fields, the line) for each non-blank line (and,
+    with ``comments``, each line not starting with ``#``)."""
     for number, line in _raw_lines(path):
         fields = line.split()
         if fields and not (comments and fields[0].startswith("#")):
-            yield number, fields
+            yield number, fields, line
+
+
+def _quoted_line(line: str, limit: int = 80) -> str:
+    """The line as an error message quotes it: repr of the text without its line end,
+    shortened to ``limit`` characters with '...'."""
+    text = line.rstrip("\r\n")
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 # Relevance grades (qrels, LETOR labels): TREC's negative grades (-2 = junk) up to far beyond any
@@ -95,6 +103,25 @@ def _float(path, number: int, text: str, what: str) -> float:
     return value
 
 
+def _bad_token(value, what: str, extra_forbidden: str = "") -> str | None:
+    """Why ``value`` cannot be written as one whitespace-separated field that reads back as the
+    same string (None when it can)."""
+    if not isinstance(value, str):
+        return f"{what} must be a string, got {type(value).__name__} {_shown_text(repr(value))}"
+    if not value:
+        return f"{what} is empty"
+    if any(ch.isspace() for ch in value):
+        return f"{what} {_shown_text(repr(value))} contains white space (a field ends at white space)"
+    for ch in extra_forbidden:
+        if ch in value:
+            return f"{what} {_shown_text(repr(value))} contains {ch!r}"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{what} {_shown_text(repr(value))} cannot be written as UTF-8"
+    return None
+
+
 # --------------------------------------------------------------------------------------- qrels
 def read_qrels(path: PathLike) -> list[Qrel]:
     """Read TREC qrels (``topic iteration docid rel``; the iteration column is ignored; a grade
@@ -105,9 +132,10 @@ def read_qrels(path: PathLike) -> list[Qrel]:
     """
     seen: dict[tuple[str, str], tuple[int, int]] = {}
     out: list[Qrel] = []
-    for number, fields in _lines(path, comments=True):
+    for number, fields, line in _lines(path, comments=True):
         if len(fields) != 4:
-            raise EvalFileError(path, number, f"a qrels line has 4 columns (topic 0 docid rel), found {len(fields)}")
+            raise EvalFileError(path, number, f"a qrels line has 4 columns (topic 0 docid rel), found {len(fields)}: "
+                                f"{_quoted_line(line)}")
         topic, _, docid, rel_text = fields
         rel = _int(path, number, rel_text, "relevance", GRADES)
         key = (topic, docid)
@@ -138,14 +166,15 @@ def read_sensitivity(path: PathLike) -> list[SensJudgment]:
     width: int | None = None
     seen: dict[tuple, tuple[int, int]] = {}
     out: list[SensJudgment] = []
-    for number, fields in _lines(path, comments=True):
+    for number, fields, line in _lines(path, comments=True):
         if width is None:
             if len(fields) not in (3, 4):
                 raise EvalFileError(path, number, "a sensitivity line has 3 columns (persona docid level) or 4 (topic persona docid level), "
-                                    f"found {len(fields)}")
+                                    f"found {len(fields)}: {_quoted_line(line)}")
             width = len(fields)
         elif len(fields) != width:
-            raise EvalFileError(path, number, f"expected {width} columns like the first line, found {len(fields)}")
+            raise EvalFileError(path, number, f"expected {width} columns like the first line, found {len(fields)}: "
+                                f"{_quoted_line(line)}")
         if width == 3:
             persona, docid, level_text = fields
             topic = None
@@ -191,9 +220,10 @@ def read_run(path: PathLike) -> list[ScoredDoc]:
     """
     seen: dict[tuple[str, str], int] = {}
     out: list[ScoredDoc] = []
-    for number, fields in _lines(path):
+    for number, fields, line in _lines(path):
         if len(fields) != 6:
-            raise EvalFileError(path, number, f"a run line has 6 columns (topic Q0 docid rank score tag), found {len(fields)}")
+            raise EvalFileError(path, number, f"a run line has 6 columns (topic Q0 docid rank score tag), found {len(fields)}: "
+                                f"{_quoted_line(line)}")
         topic, _, docid, rank_text, score_text, tag = fields
         rank = _int(path, number, rank_text, "rank")
         score = _float(path, number, score_text, "score")
@@ -224,17 +254,41 @@ def run_tag(docs: Sequence[ScoredDoc], fallback: str) -> str:
 
 def write_run(path: PathLike, docs: Iterable[ScoredDoc], tag: str | None = None) -> None:
     """Write a TREC run, topics in sorted order and documents in trec_eval order with ranks
-    1, 2, ... rewritten; ``tag`` overrides each record's tag."""
+    1, 2, ... rewritten; ``tag`` overrides each record's tag.
+
+    Scores may be any real numbers (numpy's too) and are written with ``repr(float(score))``,
+    so :func:`read_run` reads them back exactly. What ``read_run`` would refuse is refused here
+    (:class:`EvalFileError` naming the record, nothing written): a score that is not finite, a
+    topic, docid or tag that is empty or contains white space, a document twice for a topic."""
     docs = list(docs)
-    by_topic: dict[str, list[ScoredDoc]] = {}
-    for d in docs:
-        by_topic.setdefault(d.topic, []).append(d)
+    by_topic: dict[str, list[tuple[float, ScoredDoc]]] = {}
+    seen: set[tuple[str, str]] = set()
+    for i, d in enumerate(docs, start=1):
+        def bad(message: str):
+            return EvalFileError(path, None, f"record {i} ({_shown_text(repr(d), 80)}): {message}")
+        t = tag if tag is not None else (d.tag or "run")
+        for value, what in ((d.topic, "topic"), (d.docid, "docid"), (t, "tag")):
+            problem = _bad_token(value, what)
+            if problem:
+                raise bad(problem)
+        try:
+            score = float(d.score)
+        except (TypeError, ValueError, OverflowError):
+            raise bad(f"score must be a finite number, got {_shown_text(repr(d.score))}") from None
+        if not math.isfinite(score):
+            raise bad(f"score must be finite, got {score!r}")
+        if (d.topic, d.docid) in seen:
+            raise bad(f"document {d.docid} appears twice for topic {d.topic}")
+        seen.add((d.topic, d.docid))
+        by_topic.setdefault(d.topic, []).append((score, d))
+    lines = []
+    for topic in natural_sorted(by_topic):
+        items = sorted(by_topic[topic], key=lambda sd: (sd[0], sd[1].docid), reverse=True)
+        for rank, (score, d) in enumerate(items, start=1):
+            t = tag if tag is not None else (d.tag or "run")
+            lines.append(f"{topic} Q0 {d.docid} {rank} {score!r} {t}\n")
     with open(path, "w", encoding="utf-8") as fh:
-        for topic in natural_sorted(by_topic):
-            items = sorted(by_topic[topic], key=lambda d: (d.score, d.docid), reverse=True)
-            for rank, d in enumerate(items, start=1):
-                t = tag if tag is not None else (d.tag or "run")
-                fh.write(f"{topic} Q0 {d.docid} {rank} {d.score!r} {t}\n")
+        fh.writelines(lines)
 
 
 def natural_sorted(items: Iterable[str]) -> list[str]:
@@ -247,12 +301,21 @@ def natural_sorted(items: Iterable[str]) -> list[str]:
 # --------------------------------------------------------------------------------------- LETOR
 _DOCID = re.compile(r"docid\s*=\s*(\S+)")
 
+# The largest LETOR feature id read or turned into arrays. Feature sets in use have at most a
+# few hundred features (LETOR 4.0: 46, MSLR-WEB: 136, Istella: 220); a dense matrix for a
+# stray id such as 10000000000000 would need terabytes, so a larger id is refused with a
+# clear error instead of a MemoryError.
+MAX_FEATURE_ID = 100_000
+# The largest dense matrix letor_arrays makes: rows x features cells (float64: 2 GiB).
+MAX_DENSE_CELLS = 2 ** 28
+
 
 def read_letor(path: PathLike) -> list[LetorRow]:
     """Read a LETOR / SVMrank file: ``rel qid:q 1:v 2:v ... #docid = X``.
 
     Anything after ``#`` is a comment, from which ``docid = X`` is taken when present.
-    Feature ids are integers >= 1 and may not repeat on a line.
+    Labels are integers from -9 to 99; feature ids are integers from 1 to
+    :data:`MAX_FEATURE_ID` and may not repeat on a line; values are finite numbers.
     """
     out: list[LetorRow] = []
     for number, line in _raw_lines(path):
@@ -261,7 +324,7 @@ def read_letor(path: PathLike) -> list[LetorRow]:
         if not fields:
             continue  # blank or comment-only line
         if len(fields) < 2 or not fields[1].startswith("qid:"):
-            raise EvalFileError(path, number, "a LETOR line starts with 'rel qid:QUERY'")
+            raise EvalFileError(path, number, f"a LETOR line starts with 'rel qid:QUERY': {_quoted_line(line)}")
         rel = _int(path, number, fields[0], "relevance label", GRADES)
         qid = fields[1][4:]
         if not qid:
@@ -274,6 +337,8 @@ def read_letor(path: PathLike) -> list[LetorRow]:
             fid = _int(path, number, fid_text, "feature id")
             if fid < 1:
                 raise EvalFileError(path, number, f"feature ids start at 1, got {fid}")
+            if fid > MAX_FEATURE_ID:
+                raise EvalFileError(path, number, f"feature id {fid} is beyond the largest supported, {MAX_FEATURE_ID}")
             if fid in feats:
                 raise EvalFileError(path, number, f"feature {fid} given twice")
             feats[fid] = _float(path, number, val_text, f"feature {fid}")
@@ -283,23 +348,88 @@ def read_letor(path: PathLike) -> list[LetorRow]:
 
 
 def write_letor(path: PathLike, rows: Iterable[LetorRow]) -> None:
-    """Write LETOR lines; values are written with ``repr`` so they read back exactly."""
+    """Write LETOR lines; values are written with ``repr`` so they read back exactly.
+
+    Every row must be one :func:`read_letor` reads back as an equal row, else
+    :class:`EvalFileError` names the row (1-based, the line it would be) and nothing is
+    written: an integer label from -9 to 99 (an integral float such as 2.0 is fine); a
+    non-empty string qid without white space or '#'; feature ids increasing, from 1 to
+    :data:`MAX_FEATURE_ID`, with finite values; docid None or a non-empty string without
+    white space."""
+    lines = []
+    for i, r in enumerate(rows, start=1):
+        def bad(message: str):
+            return EvalFileError(path, None, f"row {i} ({_shown_text(repr(r), 80)}): {message}")
+        rel = _integral(r.rel)
+        if rel is None or not GRADES[0] <= rel <= GRADES[1]:
+            raise bad(f"relevance label must be an integer from {GRADES[0]} to {GRADES[1]}, "
+                      f"got {_shown_text(repr(r.rel))}")
+        problem = _bad_token(r.qid, "qid", "#")
+        if problem:
+            raise bad(problem)
+        if r.docid is not None:
+            problem = _bad_token(r.docid, "docid")
+            if problem:
+                raise bad(problem)
+        feats = []
+        last = 0
+        for pair in r.features:
+            try:
+                fid, v = pair
+            except (TypeError, ValueError):
+                raise bad(f"a feature is a (feature id, value) pair, got {_shown_text(repr(pair))}") from None
+            fid_int = _integral(fid)
+            if fid_int is None or not 1 <= fid_int <= MAX_FEATURE_ID:
+                raise bad(f"feature ids are integers from 1 to {MAX_FEATURE_ID}, got {_shown_text(repr(fid))}")
+            if fid_int <= last:
+                raise bad(f"feature ids must increase along a row (read_letor sorts them), got {fid_int} after {last}")
+            last = fid_int
+            try:
+                value = float(v)
+            except (TypeError, ValueError, OverflowError):
+                raise bad(f"feature {fid_int} must be a finite number, got {_shown_text(repr(v))}") from None
+            if not math.isfinite(value):
+                raise bad(f"feature {fid_int} must be finite, got {value!r}")
+            feats.append(f"{fid_int}:{value!r}")
+        line = f"{rel} qid:{r.qid}" + (" " + " ".join(feats) if feats else "")
+        if r.docid is not None:
+            line += f" #docid = {r.docid}"
+        lines.append(line + "\n")
     with open(path, "w", encoding="utf-8") as fh:
-        for r in rows:
-            feats = " ".join(f"{fid}:{float(v)!r}" for fid, v in r.features)
-            line = f"{int(r.rel)} qid:{r.qid}" + (f" {feats}" if feats else "")
-            if r.docid is not None:
-                line += f" #docid = {r.docid}"
-            fh.write(line + "\n")
+        fh.writelines(lines)
+
+
+def _integral(value) -> int | None:
+    """``value`` as an int when it is an integer (int, numpy integer, or a float with no
+    fraction); None otherwise (bool is not a number here)."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+        return int(value)
+    return None
 
 
 def letor_arrays(rows: Sequence[LetorRow], n_features: int | None = None):
     """Dense arrays for learning to rank: ``(X [N, F] float64, y [N] int64, qids, docids)``.
 
-    Missing features are 0. ``n_features`` defaults to the largest feature id seen.
+    Missing features are 0. ``n_features`` defaults to the largest feature id seen; it may be
+    at most :data:`MAX_FEATURE_ID`, and N x F at most :data:`MAX_DENSE_CELLS` (else an
+    :class:`~sasc_desktop.engine.errors.InputError` says why, rather than a MemoryError).
     """
+    rows = list(rows)
     if n_features is None:
-        n_features = max((r.features[-1][0] for r in rows if r.features), default=0)
+        n_features = max((max(fid for fid, _ in r.features) for r in rows if r.features), default=0)
+    elif isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 0:
+        raise InputError(f"n_features must be an integer >= 0, got {n_features!r}")
+    n_features = int(n_features)
+    if n_features > MAX_FEATURE_ID:
+        raise InputError(f"feature id {n_features} is beyond the largest supported, {MAX_FEATURE_ID}: a dense "
+                         f"matrix that wide is not made")
+    if len(rows) * n_features > MAX_DENSE_CELLS:
+        raise InputError(f"{len(rows)} rows x {n_features} features is more than {MAX_DENSE_CELLS} cells "
+                         f"({MAX_DENSE_CELLS * 8 // 2 ** 30} GiB): too large for a dense matrix")
     X = np.zeros((len(rows), n_features), dtype=np.float64)
     y = np.zeros(len(rows), dtype=np.int64)
     for i, r in enumerate(rows):
@@ -307,6 +437,8 @@ def letor_arrays(rows: Sequence[LetorRow], n_features: int | None = None):
         for fid, v in r.features:
             if fid > n_features:
                 raise JudgmentsError(f"feature {fid} is beyond n_features={n_features}")
+            if fid < 1:
+                raise JudgmentsError(f"feature ids start at 1, got {fid}")
             X[i, fid - 1] = v
     return X, y, [r.qid for r in rows], [r.docid for r in rows]
 
@@ -353,4 +485,5 @@ __all__ = [
     "read_qrels", "write_qrels", "read_sensitivity", "write_sensitivity", "personas",
     "read_run", "rank_run", "run_tag", "write_run", "natural_sorted",
     "read_letor", "write_letor", "letor_arrays", "qrels_map", "sensitivity_maps",
+    "MAX_FEATURE_ID", "MAX_DENSE_CELLS",
 ]
