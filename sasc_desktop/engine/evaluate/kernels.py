@@ -98,6 +98,21 @@ def geometric_costs(gamma: float, k: int) -> np.ndarray:
     return np.concatenate(([0.0], np.cumsum(np.power(float(gamma), np.arange(k, dtype=np.float64)))))
 
 
+# A value on a [0, 1] scale within this distance of 0 or 1 is reported as exactly 0 or 1: the
+# worst or best list, computed in another order of floating-point operations than its bound,
+# comes out as e.g. -2.96e-16 or 0.9999999999999999. (A list genuinely within 1e-12 of the
+# span from an end -- possible only when costs dwarf gains by about 10**11 -- is reported as
+# that end too; the printed 4 decimals could not tell them apart anyway.)
+SNAP = 1e-12
+
+
+def snap_unit(values) -> np.ndarray:
+    """Values within :data:`SNAP` of 0 or 1 set to exactly 0.0 or 1.0; others unchanged."""
+    v = np.asarray(values, dtype=np.float64)
+    v = np.where(np.abs(v) <= SNAP, 0.0, v)
+    return np.where(np.abs(v - 1.0) <= SNAP, 1.0, v)
+
+
 def is_close(a, b) -> np.ndarray:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)

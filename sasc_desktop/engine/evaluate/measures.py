@@ -27,7 +27,7 @@ from .errors import MeasureError
 from .judgments import Judgments, counts_from_levels
 from .kernels import (EPS, cost_table, cs_dcg_bound_parts, cs_dcg_bounds, discount_slice, discounts,
                       exact_cost_limit, gains, gamma_cs_dcg_bound_parts, gamma_cs_dcg_bounds, normalise,
-                      normalise_parts, prefix_dcg)
+                      normalise_parts, prefix_dcg, snap_unit)
 from .registry import MeasureSpec, ParamSpec, format_value, register
 
 
@@ -226,7 +226,7 @@ class Measure:
             lo, hi, extra, parts = state.lo, state.hi, state.extra, state.parts
         n_terms = max(int(np.max(state.n_pool, initial=0)) if state is not None else 0, w)
         values, defined = self._evaluate_parts(R, S, shown, lo, hi, extra, parts, n_terms)
-        values = np.asarray(values, dtype=np.float64)
+        values = self._snapped(np.asarray(values, dtype=np.float64))
         defined = np.asarray(defined, dtype=bool) & np.isfinite(values)
         return np.where(defined, values, 0.0), defined
 
@@ -263,7 +263,7 @@ class Measure:
             parts = None if state.parts is None else tuple(np.array([p]) for p in state.parts)
         n_terms = max(R.shape[1], state.n_pool if state is not None else 0)
         values, defined = self._evaluate_parts(R, S, _ones(R.shape[1]), lo, hi, extra, parts, n_terms)
-        v = float(values[0])
+        v = float(self._snapped(np.asarray(values, dtype=np.float64))[0])
         return v if bool(defined[0]) and math.isfinite(v) else None
 
     def score_list(self, ranked_rel, ranked_sens, pool_rel, pool_sens) -> float | None:
@@ -277,6 +277,11 @@ class Measure:
         return evaluate_run([self], run, judgments, topics)[self.name]
 
     # ------------------------------------------------------------------- helpers
+    def _snapped(self, values: np.ndarray) -> np.ndarray:
+        """Measures on a [0, 1] scale report the exact worst / best list as exactly 0 / 1
+        (within kernels.SNAP, floating-point noise such as -2.96e-16 or 0.9999999999999999)."""
+        return snap_unit(values) if self.RANGE == (0.0, 1.0) else values
+
     def _d(self, w: int) -> np.ndarray:
         return discounts(min(w, self.k))
 
