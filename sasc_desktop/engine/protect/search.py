@@ -352,18 +352,21 @@ def load_protection(session, persona: str, approach: str) -> Optional[dict]:
                            "delete it and search again: a missing model is retrained")
 
 
-def current_protection(session, persona: str, approach: str,
-                       train: bool = True) -> tuple[Optional[dict], bool, bool]:
+def current_protection(session, persona: str, approach: str, train: bool = True,
+                       before_training=None) -> tuple[Optional[dict], bool, bool]:
     """``(payload, trained, up_to_date)``: the stored ranker of the approach, trained first
     (``trained``) when there is none or when the judgments it learned from are no longer the
     project's (retrained with its own training options; see the module's text). Without
     ``train``, or in a read-only project with a ranker, the stored one as it is (None if none),
-    then ``up_to_date`` says whether it learned from the project's judgments as they are."""
+    then ``up_to_date`` says whether it learned from the project's judgments as they are.
+    ``before_training()`` is called before a training starts (a check that may refuse it)."""
     payload = load_protection(session, persona, approach)
     if payload is not None and payload.get("judgments") == judgments_fingerprint(session, persona):
         return payload, False, True
     if not train or (payload is not None and session.store.read_only):
         return payload, False, False
+    if before_training is not None:
+        before_training()
     session.store.require_writable("the protection model")
     with _training_turn(_model_path(session, persona, approach)):
         # another process or thread may have trained it while this one waited for its turn
@@ -415,8 +418,9 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     depth = max(depth, total)
     t0 = time.perf_counter()
     weights = {**DEFAULT_FIELD_WEIGHTS, **session.settings()["field_weights"]}
-    session.index.parse(query, weights)  # same validation and messages as plain search (before any training)
-    payload, trained, up_to_date = current_protection(session, persona, approach, train=train_if_missing)
+    # A query plain search refuses is refused (by the search below, with its messages), before any training.
+    payload, trained, up_to_date = current_protection(session, persona, approach, train=train_if_missing,
+                                                      before_training=lambda: session.index.parse(query, weights))
     learned = _learned_cutoff(payload, cutoff) if cutoff in ("static", "threshold") else None
     model = None if payload is None else payload.get("model")
     cands, q = _candidates(session, query, depth, weights, equal_weights=model is not None)

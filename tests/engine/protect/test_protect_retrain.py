@@ -222,3 +222,19 @@ def test_a_read_only_project_searches_with_the_ranker_it_has(p2, demo, tmp_path,
     res = _search(p2, capsys)
     assert (res["ranker"], res["trained"], res["model_up_to_date"]) == ("bm25", False, False)
     assert len(res["hits"]) == 10
+
+
+def test_a_query_plain_search_refuses_is_refused_before_any_training(p2, demo):
+    from sasc_desktop.engine.errors import QueryError
+    mail = demo / "demo-mail"
+    assert _import(p2, "--qrels", str(mail / "qrels.txt"), "--topics", str(mail / "topics.json")) == 0
+    with Session.open(p2) as s:
+        path = P._model_path(s, PERSONA, "joint")
+        before = path.read_bytes()
+        with pytest.raises(QueryError) as err:
+            s.protected_search('"falcon launch', PERSONA, approach="joint")
+        with pytest.raises(QueryError) as plain:
+            s.search('"falcon launch')
+        assert str(err.value) == str(plain.value)
+        assert path.read_bytes() == before          # still the BM25 stand-in: nothing was trained
+        assert s.protected_search("falcon launch", PERSONA, approach="joint")["trained"] is True
