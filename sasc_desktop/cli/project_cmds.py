@@ -1,4 +1,4 @@
-"""sasc init | ingest | search | show | stats | reindex | settings | demo."""
+"""sasc init | ingest | search | show | stats | reindex | settings | demo | protect train."""
 from __future__ import annotations
 
 import json
@@ -39,6 +39,23 @@ def register(sub) -> None:
                         "(missing values last); not with --protect")
     p.add_argument("--descending", action="store_true", help="with --sort: newest / Z first")
     p.set_defaults(func=cmd_search, parser=p)
+
+    # sasc protect train: the ranker a protected search uses (a search trains it too when it has
+    # none, or when the judgments changed since, with the options it was last trained with)
+    group = sub.add_parser("protect", help="search and protect: train the ranker of a protected search")
+    gsub = group.add_subparsers(dest="protect_command", metavar="ACTION")
+    group.set_defaults(func=lambda args, group=group: (group.print_help(), 2)[1])
+    p = gsub.add_parser("train", help="train the ranker of an approach for a persona on the judged topics, and "
+                                      "learn its static cutoff and score threshold on a validation fold")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--persona", required=True)
+    p.add_argument("--approach", default="joint",
+                   help="relevance, prefilter, postfilter, demote, joint (the default), joint_postfilter")
+    p.add_argument("--ranker", default="ca", help="bm25, linear, lambdamart, adarank or ca (the default)")
+    p.add_argument("--objective", default="nCS-DCG@10(cost=12)", help="the joint approaches' objective measure")
+    p.add_argument("--depth", type=int, default=200, help="candidates per topic")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_protect_train)
 
     p = sub.add_parser("show", help="show one document's whole record")
     p.add_argument("dir", type=Path)
@@ -130,6 +147,30 @@ def cmd_search(args) -> int:
     print(f"{result.total} hits ({result.ms:.1f} ms)")
     for h in result.hits:
         print(f"{h.rank:>4}  {h.score:7.3f}  {(h.date or '')[:10]:10}  {h.sender[:28]:28}  {h.subject[:60]}")
+    return 0
+
+
+def cmd_protect_train(args) -> int:
+    bar = TextProgressBar("training")
+    with Session.open(args.dir) as s:
+        info = s.train_protection(args.persona, args.approach, ranker=args.ranker, objective=args.objective,
+                                  depth=args.depth, progress=Progress(bar))
+    bar.finish()
+    if args.json:
+        print_json({k: v for k, v in info.items() if k != "columns"})
+        return 0
+    if info["topics"] == 0:
+        print(f"no judged topics: {args.approach} searches for {args.persona} rank by BM25 until topics and "
+              f"relevance judgments are imported (then the next search trains {args.ranker})")
+        return 0
+    print(f"trained {info['ranker']} for {args.approach} ({args.persona}) on {info['topics']} judged topics "
+          f"in {info['seconds']:.1f} s")
+    if info.get("static_value") is None:
+        print(f"static and threshold cutoffs not learned: {info.get('cutoff_problem')}")
+    else:
+        t = info["threshold_value"]
+        print(f"learned on {len(info['validation_topics'])} validation topics: static cutoff {info['static_value']}, "
+              f"score threshold {'none (every document)' if t == float('-inf') else format(t, '.4f')}")
     return 0
 
 

@@ -265,8 +265,15 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
                      ranker_params: Optional[dict] = None, progress: Optional[Progress] = None) -> dict:
     """Train and store the ranker an approach uses, on every judged topic of the project
     (after a training of the same file in another process or thread, if one is running)."""
+    from ..evaluate.registry import parse_measure
+    from ..rank.rankers import make_ranker
     if approach not in PROTECT_APPROACHES:
         raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
+    _check_persona(session, persona)
+    if depth < 1:
+        raise InputError("depth (candidates per topic) must be at least 1")
+    parse_measure(objective)
+    make_ranker(ranker, objective=objective, **(ranker_params or {}))   # an unknown ranker or option: now, not after the features
     session.store.require_writable("the protection model")  # before the training, not after it
     with _training_turn(_model_path(session, persona, approach)):
         return _train(session, persona, approach, ranker, objective, depth, ranker_params, progress)
@@ -402,14 +409,11 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     search --protect`` without ``--show-withheld``) leaves them out."""
     from ..index.schema import DEFAULT_FIELD_WEIGHTS
     from ..rank.features import FeatureExtractor, positive_terms, sensitivity_features
-    from ..project import judgments as J
     if approach not in PROTECT_APPROACHES:
         raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
     if cutoff not in SEARCH_CUTOFFS:
         raise InputError(f"unknown cutoff policy {cutoff!r}; policies are: {', '.join(SEARCH_CUTOFFS)}")
-    if persona not in {p["id"] for p in J.personas(session.store)} and not J.sensitivity(session.store, persona):
-        raise InputError(f"unknown persona {persona!r}; personas are: "
-                         + (", ".join(p["id"] for p in J.personas(session.store)) or "(none)"))
+    _check_persona(session, persona)
     if k < 1:
         raise InputError("k must be at least 1")
     if offset < 0:
@@ -470,6 +474,13 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
         result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
     result["ms"] = (time.perf_counter() - t0) * 1000.0
     return result
+
+
+def _check_persona(session, persona: str) -> None:
+    from ..project import judgments as J
+    known = [p["id"] for p in J.personas(session.store)]
+    if persona not in known and not J.sensitivity(session.store, persona):
+        raise InputError(f"unknown persona {persona!r}; personas are: " + (", ".join(known) or "(none)"))
 
 
 def _candidates(session, query: str, depth: int, weights: dict,
