@@ -160,7 +160,8 @@ def obliquify(text: str, topic: Topic, rng: random.Random, chosen: dict) -> str:
             if not stripped or stripped.endswith((".", "!", "?", "\n")):
                 alt = alt[0].upper() + alt[1:]
         last = m.end()
-        if m.group(1).endswith("s") and text.startswith("'", last) and not alt.endswith("s"):
+        if m.group(1).endswith("s") and text.startswith("'", last) and not text.startswith("'s", last) \
+                and not alt.endswith("s"):
             alt += "'s"   # 'Kinetic Labs' sensor' -> 'KL's sensor' (after another key, a quote ends)
             last += 1
         done = left + alt

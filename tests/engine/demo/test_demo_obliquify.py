@@ -105,6 +105,7 @@ def test_articles_possessives_and_capitals():
         "It was an incident, an ML engineer and a KL thing."
     assert obliquify("Assess Kinetic Labs' sensor IP.", t, r, {}) == "Assess KL's sensor IP."
     assert obliquify("Call it 'Brightwater' for now.", t, r, {}) == "Call it 'the utility' for now."
+    assert obliquify("Kinetic Labs's and Brightwater's sensors", t, r, {}) == "KL's and the utility's sensors"
     assert obliquify("The TechWire interview is on.", t, r, {}) == "Nora's magazine interview is on."
     assert obliquify("our Brightwater account", t, r, {}) == "our utility account"
 
