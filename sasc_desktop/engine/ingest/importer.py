@@ -7,11 +7,15 @@ import and when a project opens) re-adds whatever the index is missing. An inter
 (Ctrl+C: KeyboardInterrupt) stops at once: the worker processes end their tasks (see
 :mod:`..procpool`); a batch is stored and added to the index writer whole (Ctrl+C waits for
 it), and what the writer holds is committed, or dropped (the same state as a kill) when Ctrl+C
-is pressed again while it stops. Copies are keyed by the SHA-256 of their bytes, so running the
-same import again adds nothing and completes a job that was cut short.
+is pressed again while it stops. Copies are keyed by the SHA-256 of their bytes and where they
+are (a mailbox: an mbox file, a maildir or a folder of message files), so running the same import
+again adds nothing and completes a job that was cut short. Copies with the same bytes in several
+mailboxes (a message in its sender's Sent mailbox and in its recipients' inboxes) are parsed
+once and each recorded as a copy; the sender's is kept.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -34,7 +38,7 @@ from ..progress import Progress, ensure
 from ..project import Store
 from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
-from .parse import MalformedMessage, addresses, parse_message, raw_digest, synthetic_message_id
+from .parse import MalformedMessage, addresses, copy_folder, parse_message, raw_digest, synthetic_message_id
 from .sources import PROJECT_INTERNALS, RawItem, count_messages, iter_source, source_kind
 from .text import is_reply_or_forward, normalise_subject
 
@@ -98,8 +102,10 @@ def _batches(items: Iterable[RawItem], size: int) -> Iterator[list[RawItem]]:
 
 
 class _Job:
-    """One batch on its way: items whose bytes are new, sent to the workers; the rest are
-    already known (duplicates) or repeat an earlier item of this run (fate of the first decides)."""
+    """One batch on its way: items whose bytes are new, sent to the workers; the rest have the
+    bytes of a copy already stored or read earlier in this run (the fate of the first decides):
+    in a mailbox that has them already (known: nothing to record), or elsewhere (repeats: a
+    copy of the same message)."""
     __slots__ = ("todo", "futures", "results", "known", "repeats", "unreadable", "size")
 
     def __init__(self):
@@ -107,7 +113,7 @@ class _Job:
         self.futures: list = []
         self.results: list | None = None
         self.known = 0
-        self.repeats: list[tuple[str, str]] = []       # (location, digest of the first)
+        self.repeats: list[tuple[str, Optional[str], str]] = []  # (location, its folder, digest of the first)
         self.unreadable: list[SkippedMessage] = []
         self.size = 0
 
@@ -115,6 +121,19 @@ class _Job:
         if self.results is None:
             self.results = [r for f in self.futures for r in (f.result() if hasattr(f, "result") else f)]
         return self.results
+
+
+def mailbox_of(location: str) -> str:
+    """The mailbox a copy's location is in: an mbox (its path without '#N'), or the folder of a
+    message file (a maildir's, for its cur/ and new/). The same bytes twice in one mailbox are
+    one copy: a re-import after the mbox grew (its '#N' moved) or a maildir file was renamed
+    (its flags changed) adds no copy."""
+    path, hash_, n = location.rpartition("#")
+    if hash_ and n.isdigit():
+        return path
+    head, _, _ = location.replace("\\", "/").rpartition("/")
+    folder, _, last = head.rpartition("/")
+    return folder if last in ("cur", "new") else head
 
 
 class Importer:
@@ -125,6 +144,7 @@ class Importer:
         cpus = os.cpu_count() or 1
         self.workers = workers if workers is not None else (min(cpus, 4) if cpus >= 2 else 0)
         self._fate: dict[str, Optional[str]] = {}   # digest -> None (kept or a copy) | skip reason
+        self._mailboxes: set[tuple[str, str]] = set()  # (digest, mailbox) of the copies read in this run
         self._writer_rows: set[int] = set()          # rows added through the open index writer
         self._deferred: set[int] = set()             # replaced rows to re-index after a commit
         self._writer_broken = False                  # interrupted while adding a document
@@ -306,18 +326,29 @@ class Importer:
         job.unreadable = [SkippedMessage(i.location, i.error or "unreadable") for i in batch if i.data is None]
         readable = [i for i in batch if i.data is not None]
         digests = [raw_digest(i.data) for i in readable]
-        known = set()
+        stored: set[str] = set()
         for start in range(0, len(digests), 500):
             chunk = digests[start:start + 500]
             marks = ",".join("?" * len(chunk))
-            known.update(r[0] for r in con.execute(f"SELECT raw_sha256 FROM copies WHERE raw_sha256 IN ({marks})", chunk))
+            for digest, location in con.execute(
+                    f"SELECT raw_sha256, location FROM copies WHERE raw_sha256 IN ({marks})", chunk):
+                stored.add(digest)
+                self._mailboxes.add((digest, sys.intern(mailbox_of(location))))
         for item, digest in zip(readable, digests):
-            if digest in known:
-                job.known += 1
-            elif digest in self._fate:
-                job.repeats.append((item.location, digest))
+            where = (digest, sys.intern(mailbox_of(item.location)))
+            if digest in self._fate:  # read earlier in this run: its fate decides (when it is stored)
+                new = where not in self._mailboxes
+                self._mailboxes.add(where)
+                job.repeats.append((item.location, copy_folder(item.data, item.folder) if new else None, digest))
+            elif digest in stored:
+                if where in self._mailboxes:  # this copy (or its twin in the same mailbox)
+                    job.known += 1
+                else:
+                    self._mailboxes.add(where)
+                    job.repeats.append((item.location, copy_folder(item.data, item.folder), digest))
             else:
                 self._fate[digest] = None
+                self._mailboxes.add(where)
                 job.todo.append((item.location, item.folder, item.data, digest))
         work = [t[:3] for t in job.todo]
         if pool is not None and len(work) > 1:
@@ -359,10 +390,20 @@ class Importer:
                 else:
                     order[row_id] = len(to_index)
                     to_index.append(entry)
-            for location, digest in job.repeats:
+            for location, folder, digest in job.repeats:
                 reason = self._fate.get(digest)
                 if reason is None:
                     report.duplicates += 1
+                    if folder is None:  # its twin in the same mailbox is recorded
+                        continue
+                    row_id = self._store_same_bytes(con, location, folder, digest, source_id)
+                    if row_id is not None and row_id in order:  # added to the index below: as kept now
+                        k = order[row_id]
+                        to_index[k] = to_index[k][:3] + (dataclasses.replace(to_index[k][3], folder=folder),) \
+                            + to_index[k][4:]
+                    elif row_id is not None:  # its index document names the folder: re-indexed after the import
+                        con.execute("UPDATE messages SET indexed = 0 WHERE id = ?", (row_id,))
+                        self._deferred.add(row_id)
                 else:
                     skipped.append(SkippedMessage(location, reason))
             if skipped:
@@ -379,6 +420,28 @@ class Importer:
 
     def _is_sender_copy(self, folder: str, from_addr: str) -> bool:
         return bool(_SENT.search(folder or "")) or (from_addr.lower() in self.owners)
+
+    def _store_same_bytes(self, con, location: str, folder: str, digest: str, source_id: int) -> Optional[int]:
+        """Record a copy with the bytes of a stored one (so the same message: its text, headers,
+        Bcc and attachments are the stored ones). When it is in a Sent folder or mailbox and the
+        kept copy (of these bytes: not a sender's copy with other bytes that replaced it) is
+        not, it becomes the kept copy: only where the message is kept changes (its folder and
+        location). Returns the message's row id when so (its index document must
+        follow), else None."""
+        row = con.execute("SELECT m.id, m.folder, m.location, m.raw_sha256 FROM copies c "
+                          "JOIN messages m ON m.id = c.message WHERE c.raw_sha256 = ? LIMIT 1", (digest,)).fetchone()
+        if row is None:  # (a copy recorded in this run always has its message)
+            return None
+        added = con.execute("INSERT OR IGNORE INTO copies(message, raw_sha256, location, folder, kept) "
+                            "VALUES (?, ?, ?, ?, 0)", (row["id"], digest, location, folder)).rowcount
+        if added and row["raw_sha256"] == digest \
+                and _sent_place(folder, location) > _sent_place(row["folder"], row["location"]):
+            con.execute("UPDATE messages SET folder = ?, location = ?, source_id = ? WHERE id = ?",
+                        (folder, location, source_id, row["id"]))
+            con.execute("UPDATE copies SET kept = (raw_sha256 = ? AND location = ?) WHERE message = ?",
+                        (digest, location, row["id"]))
+            return row["id"]
+        return None
 
     def _store_message(self, con, m: Message, source_id: int, zraw: bytes, edges=None):
         """Insert a new document, or record a duplicate copy. Returns (id, 'new'|'replaced',
@@ -426,7 +489,8 @@ class Importer:
              m.sensitivity_header, m.body, int(m.body_is_html), len(m.attachments), m.raw_sha256, m.raw_size,
              m.location, source_id, json.dumps(list(m.notes)), row_id))
         con.execute("DELETE FROM attachments WHERE message = ?", (row_id,))
-        con.execute("UPDATE copies SET kept = (raw_sha256 = ?) WHERE message = ?", (m.raw_sha256, row_id))
+        con.execute("UPDATE copies SET kept = (raw_sha256 = ? AND location = ?) WHERE message = ?",
+                    (m.raw_sha256, m.location, row_id))
         self._write_parts(con, row_id, m, zraw)
         bcc = addresses(m.bcc)
         if m.from_addr and bcc:
@@ -453,6 +517,16 @@ class Importer:
 
 IMPORT_LOCK = "sasc-import.lock"  # in the index folder: held by the import that runs
 ANOTHER_IMPORT = "another import into this project is running; try again when it has finished"
+
+
+def _sent_place(folder: str, location: str) -> tuple[bool, bool]:
+    """Whether a copy is in a Sent folder, and whether in a Sent mailbox (the last parts of its
+    location's path: '.../alice/sent.mbox#3', '.../.Sent/cur/1:2,S'), compared in this order
+    between two copies of the same bytes (their folders are the same when they name it in an
+    X-Folder header, and the location then tells them apart)."""
+    path = location.rpartition("#")[0] if re.search(r"#\d+$", location) else location
+    tail = "/".join(path.replace("\\", "/").split("/")[-3:])
+    return bool(_SENT.search(folder or "")), bool(_SENT.search(tail))
 
 
 def _counts(report: IngestReport) -> tuple:

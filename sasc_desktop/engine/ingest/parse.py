@@ -9,6 +9,7 @@ from functools import lru_cache
 from datetime import timezone
 from email import message_from_bytes
 from email.message import Message as EmailMessage
+from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime
 
@@ -299,6 +300,16 @@ class _Walker:
                 self.notes.append(f"HTML body: {note}")
             texts.append(text)
         return "\n\n".join(texts).strip()
+
+
+def copy_folder(raw: bytes, folder: str) -> str:
+    """The folder :func:`parse_message` gives the copy ``raw`` found in ``folder`` (its X-Folder
+    header, else ``folder``), reading its headers only."""
+    try:
+        msg = BytesHeaderParser(policy=compat32).parsebytes(_strip_from_line(raw))
+    except Exception:  # (parse_message read these bytes: this does not happen)
+        return folder
+    return _header(msg, "X-Folder", []) or folder
 
 
 def parse_message(raw: bytes, location: str, folder: str = "") -> Message:

@@ -100,4 +100,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX messages_subject_ts ON messages(subject_norm, ts);
     DROP INDEX messages_subject_norm;
     """,
+    # ingest: copies with the same bytes in several places (a Sent mailbox and inboxes) are each
+    # recorded: a copy is unique by its bytes and where it is
+    """
+    DROP INDEX IF EXISTS copies_raw;
+    CREATE UNIQUE INDEX IF NOT EXISTS copies_raw_location ON copies(raw_sha256, location);
+    """,
 ]
