@@ -456,9 +456,15 @@ class SearchIndex:
         return ids, scores, len(results), (time.perf_counter() - t0) * 1000.0, q
 
     def query_terms(self, q) -> set[str]:
-        """The (stemmed) text terms of a parsed query, for highlighting."""
-        return {t.decode() if isinstance(t, bytes) else str(t)
-                for field, t in q.iter_all_terms() if field in SEARCH_FIELDS + ("all",)}
+        """The (stemmed) text terms of a parsed query, for highlighting. A prefix, wildcard or
+        range (budg*, bud?et) stands for the indexed terms it matches: the first
+        MAX_EXPANSIONS of them in term order."""
+        fields = SEARCH_FIELDS + ("all",)
+        terms = {t.decode() if isinstance(t, bytes) else str(t) for field, t in q.iter_all_terms() if field in fields}
+        patterns = [leaf for leaf in q.leaves() if isinstance(leaf, wq.MultiTerm) and leaf.field() in fields]
+        if patterns:
+            terms |= self._retrying(lambda s: expansions(s.reader(), patterns))
+        return terms
 
     def highlight_spans(self, text: str, terms: set[str]) -> list[tuple[int, int]]:
         """Character spans of the words of ``text`` whose stems are among ``terms``."""
@@ -466,6 +472,28 @@ class SearchIndex:
             return []
         return [(t.startchar, t.endchar) for t in self.analyzer(text, chars=True, removestops=False)
                 if t.text in terms]
+
+
+MAX_EXPANSIONS = 1000  # indexed terms a query's prefixes and wildcards are highlighted by
+
+
+def expansions(reader, patterns, limit: int = MAX_EXPANSIONS) -> set[str]:
+    """The indexed terms the multi-term queries ``patterns`` (Prefix, Wildcard, TermRange...)
+    match in their fields: the first ``limit`` of them in term order. Each pattern is read for
+    at most ``limit`` terms (its first in term order), so the whole is the first ``limit``."""
+    found: set[str] = set()
+    for leaf in patterns:
+        field = leaf.field()
+        if field not in reader.schema:
+            continue
+        decode = reader.schema[field].from_bytes
+        n = 0
+        for btext in leaf._btexts(reader):  # (term order: Whoosh reads its term index in order)
+            if n >= limit:
+                break
+            found.add(decode(btext))
+            n += 1
+    return set(sorted(found)[:limit])
 
 
 _FIELD_AT = re.compile(r"([A-Za-z_]+):")
