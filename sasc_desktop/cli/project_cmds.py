@@ -34,6 +34,9 @@ def register(sub) -> None:
     p.add_argument("--persona", default=None, help="whose sensitivities to protect (with --protect)")
     p.add_argument("--cutoff", metavar="POLICY", default=None,
                    help="with --protect: fixed (the default), dynamic, static or threshold")
+    p.add_argument("--retrain", action="store_true",
+                   help="with --protect: first retrain the ranker if it learned from older judgments (it "
+                        "can take minutes; without this an out-of-date ranker is used and a note says so)")
     p.add_argument("--sort", choices=("date", "sender", "subject"), default=None,
                    help="order all matches by date (oldest first), sender or subject instead of by rank "
                         "(missing values last); not with --protect")
@@ -41,7 +44,7 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_search, parser=p)
 
     # sasc protect train: the ranker a protected search uses (a search trains it too when it has
-    # none, or when the judgments changed since, with the options it was last trained with)
+    # none; one that learned from older judgments is retrained here or by search --retrain)
     group = sub.add_parser("protect", help="search and protect: train the ranker of a protected search")
     gsub = group.add_subparsers(dest="protect_command", metavar="ACTION")
     group.set_defaults(func=lambda args, group=group: (group.print_help(), 2)[1])
@@ -118,7 +121,8 @@ def print_ingest_summary(report) -> None:
         print(f"  ... and {len(report.skipped) - 50} more (use --json for all)")
 
 
-PROTECT_ONLY = (("persona", "--persona"), ("cutoff", "--cutoff"), ("show_withheld", "--show-withheld"))
+PROTECT_ONLY = (("persona", "--persona"), ("cutoff", "--cutoff"), ("show_withheld", "--show-withheld"),
+                ("retrain", "--retrain"))
 
 
 def cmd_search(args) -> int:

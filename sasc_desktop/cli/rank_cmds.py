@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..engine.errors import InputError
@@ -122,10 +123,16 @@ def cmd_protected_search(args) -> int:
     show_withheld = bool(getattr(args, "show_withheld", False))
     with Session.open(args.dir) as s:
         result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
-                                    cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld)
+                                    cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld,
+                                    retrain_stale=bool(getattr(args, "retrain", False)))
     if args.json:
         print_json(result)
         return 0
+    if not result.get("model_up_to_date", True):
+        print(f"note: the {result['ranker']} ranker learned from older judgments (documents judged sensitive are "
+              f"withheld all the same); --retrain, or sasc protect train {args.dir} --persona {args.persona}"
+              f"{'' if args.protect == 'joint' else ' --approach ' + args.protect}, brings it up to date",
+              file=sys.stderr)
     print(f"{len(result['hits'])} shown, {len(result['held_back'])} held back for review "
           f"({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
     if show_withheld:

@@ -11,9 +11,12 @@ project has no judged topics) -> the approach's filter -> the cutoff policy -> :
 
 A stored ranker records the judgments it learned from (:func:`judgments_fingerprint`: the
 project's topics and relevance judgments, the persona's sensitivity judgments and reasons). A
-search whose project's judgments differ retrains it first, with the same training options
-(the BM25 stand-in of a project without judged topics too), once: a search while the judgments
-stay the same uses the stored ranker. Trainings of one ranker file, in any process, take turns
+search trains a ranker when there is none, and replaces the BM25 stand-in of a project that had
+no judged topics once the judgments differ, with the stand-in's training options. A trained
+ranker whose judgments are out of date is used as it is (``model_up_to_date`` False), since a
+training can take minutes and searching must stay interactive -- what a person judged sensitive
+is withheld by :func:`finalize` whatever the ranker learned -- unless the search asks for
+``retrain_stale`` (``sasc search --retrain``) or ``sasc protect train`` retrains it. Trainings of one ranker file, in any process, take turns
 under an OS lock on ``<file>.lock`` (a search waiting for another's training then uses its
 ranker); the file itself is replaced atomically. A read-only project searches with the ranker
 it has.
@@ -360,17 +363,19 @@ def load_protection(session, persona: str, approach: str) -> Optional[dict]:
 
 
 def current_protection(session, persona: str, approach: str, train: bool = True,
-                       before_training=None) -> tuple[Optional[dict], bool, bool]:
+                       before_training=None, retrain_stale: bool = False) -> tuple[Optional[dict], bool, bool]:
     """``(payload, trained, up_to_date)``: the stored ranker of the approach, trained first
-    (``trained``) when there is none or when the judgments it learned from are no longer the
-    project's (retrained with its own training options; see the module's text). Without
+    (``trained``) when there is none, when it is the BM25 stand-in and the judgments changed,
+    or, with ``retrain_stale``, when a trained ranker's judgments are no longer the project's
+    (retrained with its own training options; see the module's text). Otherwise, or without
     ``train``, or in a read-only project with a ranker, the stored one as it is (None if none),
-    then ``up_to_date`` says whether it learned from the project's judgments as they are.
+    and ``up_to_date`` says whether it learned from the project's judgments as they are.
     ``before_training()`` is called before a training starts (a check that may refuse it)."""
     payload = load_protection(session, persona, approach)
     if payload is not None and payload.get("judgments") == judgments_fingerprint(session, persona):
         return payload, False, True
-    if not train or (payload is not None and session.store.read_only):
+    trained_model = payload is not None and payload.get("model") is not None
+    if not train or (payload is not None and session.store.read_only) or (trained_model and not retrain_stale):
         return payload, False, False
     if before_training is not None:
         before_training()
@@ -389,7 +394,8 @@ def current_protection(session, persona: str, approach: str, train: bool = True,
 
 def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,
                      cutoff: str = "fixed", depth: int = 200, train_if_missing: bool = True,
-                     extractor=None, show_withheld: bool = False, offset: int = 0) -> dict:
+                     extractor=None, show_withheld: bool = False, offset: int = 0,
+                     retrain_stale: bool = False) -> dict:
     """The searcher's list (``hits``) and the uncertain documents held back for review.
 
     ``offset``: the page after the first ``offset`` documents of the searcher's list: ranks
@@ -424,7 +430,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     weights = {**DEFAULT_FIELD_WEIGHTS, **session.settings()["field_weights"]}
     # A query plain search refuses is refused (by the search below, with its messages), before any training.
     payload, trained, up_to_date = current_protection(session, persona, approach, train=train_if_missing,
-                                                      before_training=lambda: session.index.parse(query, weights))
+                                                      before_training=lambda: session.index.parse(query, weights),
+                                                      retrain_stale=retrain_stale)
     learned = _learned_cutoff(payload, cutoff) if cutoff in ("static", "threshold") else None
     model = None if payload is None else payload.get("model")
     cands, q = _candidates(session, query, depth, weights, equal_weights=model is not None)

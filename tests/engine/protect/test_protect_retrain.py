@@ -1,7 +1,9 @@
 """A protection ranker is retrained when the judgments it learned from change, and only then:
 the BM25 stand-in stored while a project had no judged topics gives way to a trained ranker
-once topics and qrels are imported, a trained ranker learns later judgments, and a search
-says which ranker it used and whether it (re)trained it. Real demo mail, the real CLI import,
+once topics and qrels are imported; a trained ranker learns later judgments when the search asks
+for it (--retrain) and is otherwise used as it is, the result saying it is out of date (a
+training can take minutes: searching stays interactive); a search says which ranker it used
+and whether it (re)trained it. Real demo mail, the real CLI import,
 real processes searching at once."""
 from __future__ import annotations
 
@@ -50,9 +52,10 @@ def p2(demo, tmp_path, capsys) -> Path:
     return root
 
 
-def _search(root: Path, capsys, query: str = "Falcon launch") -> dict:
+def _search(root: Path, capsys, query: str = "Falcon launch", retrain: bool = False) -> dict:
     capsys.readouterr()
-    assert sasc(["search", str(root), query, "--protect", "joint", "--persona", PERSONA, "--json"]) == 0
+    assert sasc(["search", str(root), query, "--protect", "joint", "--persona", PERSONA, "--json"]
+                + (["--retrain"] if retrain else [])) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -105,7 +108,14 @@ def test_a_trained_ranker_learns_later_judgments_of_its_persona_only(p2, demo, t
     # a new relevance judgment
     (tmp_path / "more.qrels").write_text(f"1 0 {doc} 1\n", encoding="utf-8")
     assert _import(p2, "--qrels", str(tmp_path / "more.qrels")) == 0
-    res = _search(p2, capsys)
+    stale = _search(p2, capsys)                       # used as it is, said to be out of date
+    assert (stale["ranker"], stale["trained"], stale["model_up_to_date"]) == ("linear", False, False)
+    with Session.open(p2) as s:
+        assert P.load_protection(s, PERSONA, "joint")["judgments"] == before
+    capsys.readouterr()
+    assert sasc(["search", str(p2), "Falcon launch", "--protect", "joint", "--persona", PERSONA]) == 0
+    assert "learned from older judgments" in capsys.readouterr().err
+    res = _search(p2, capsys, retrain=True)
     assert (res["trained"], res["model_up_to_date"]) == (True, True)
     with Session.open(p2) as s:
         after = P.load_protection(s, PERSONA, "joint")["judgments"]
@@ -120,7 +130,8 @@ def test_a_trained_ranker_learns_later_judgments_of_its_persona_only(p2, demo, t
     level = {d: lvl for d, lvl in _levels(p2, PERSONA)}[doc]
     (tmp_path / "mine.sens").write_text(f"{PERSONA} {doc} {level + 1 if level > 0 else 1}\n", encoding="utf-8")
     assert _import(p2, "--sensitivity", str(tmp_path / "mine.sens"), "--replace") == 0
-    res = _search(p2, capsys)
+    assert _search(p2, capsys)["model_up_to_date"] is False
+    res = _search(p2, capsys, retrain=True)
     assert (res["trained"], res["model_up_to_date"]) == (True, True)
     with Session.open(p2) as s:
         assert P.load_protection(s, PERSONA, "joint")["judgments"] == P.judgments_fingerprint(s, PERSONA)
@@ -238,3 +249,10 @@ def test_a_query_plain_search_refuses_is_refused_before_any_training(p2, demo):
         assert str(err.value) == str(plain.value)
         assert path.read_bytes() == before          # still the BM25 stand-in: nothing was trained
         assert s.protected_search("falcon launch", PERSONA, approach="joint")["trained"] is True
+
+
+def test_retrain_without_protect_is_a_usage_error(p2, capsys):
+    with pytest.raises(SystemExit) as e:
+        sasc(["search", str(p2), "Falcon", "--retrain"])
+    assert e.value.code == 2
+    assert "--retrain needs --protect APPROACH" in capsys.readouterr().err
