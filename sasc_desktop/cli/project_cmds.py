@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from ..engine.errors import InputError
@@ -220,6 +221,7 @@ def cmd_demo(args) -> int:
     if args.messages is not None and args.messages < 1:
         raise InputError(f"--messages must be at least 1, got {args.messages}")
     bar = TextProgressBar("demo")
+    notes: list[str] = []   # e.g. a persona too few judgments to train a model on
     # Built aside and moved into place when done (an existing empty folder, even the current one,
     # is filled, not replaced): stopped early, it leaves dir as it was, missing or empty. The
     # root returned is resolved, so `sasc demo .` reports and opens the real folder.
@@ -228,7 +230,7 @@ def cmd_demo(args) -> int:
         with interrupt_once():
             root = build_demo_project(args.dir, n_messages=DEMO_MESSAGES if args.messages is None else args.messages,
                                       seed=DEMO_SEED if args.seed is None else args.seed,
-                                      progress=Progress(bar), train=not args.no_train)
+                                      progress=Progress(bar), train=not args.no_train, notes=notes)
     finally:
         bar.finish()  # the error or "interrupted" goes on a line of its own
     with Session.open(root) as s:
@@ -238,6 +240,8 @@ def cmd_demo(args) -> int:
     else:
         print(f"demo project ready at {root}: {stats['messages']} messages, {stats['topics']} topics, "
               f"personas {', '.join(stats['personas'])}")
+    for note in notes:
+        print(f"sasc: note: {note}", file=sys.stderr)
     return 0
 
 
