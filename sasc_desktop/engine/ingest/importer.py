@@ -242,7 +242,10 @@ class Importer:
             repair_index(self.store, self.index, import_lock_held=True)
         report.seconds = time.monotonic() - started
         if not report.cancelled:
-            progress.update(done, total, "finished")
+            try:
+                progress.update(done, total, "finished")
+            except Cancelled:  # asked after the last message was stored: the import is whole, say so
+                pass
         return report
 
     # --------------------------------------------------------------------------------

@@ -157,3 +157,18 @@ def test_killed_import_settled_by_the_next_import_of_another_source(tmp_path):
     assert r.returncode == 0, r.stderr
     got = statuses(proj)
     assert (got[str(src)][0], got[str(other)][0]) == ("interrupted", "done")
+
+
+def test_a_cancel_after_the_last_message_is_stored_still_returns_the_whole_report(tmp_path):
+    """Cancel pressed as the import finishes (the GUI's button, a moment late): everything was
+    imported, so the caller gets the report of a whole import, not Cancelled with no report
+    (the GUI then said 'cancelled, 0 new messages' while 20 were kept)."""
+    src = tmp_path / "a.mbox"
+    src.write_bytes(mbox([msg(f"s{i}", f"body {i}", message_id=f"<late{i}@x>") for i in range(20)]))
+    progress = Progress()
+    progress._callback = lambda done, total, message: progress.cancel() if message == "finished" else None
+    with Session.create(tmp_path / "p") as s:
+        report = s.ingest([src], progress=progress, workers=0)
+        assert (report.ingested, report.cancelled) == (20, False)
+        assert s.store.con.execute("SELECT status FROM sources").fetchall() == [("done",)]
+        assert s.search("body", limit=50).total == 20
