@@ -170,5 +170,5 @@ def test_a_cancel_after_the_last_message_is_stored_still_returns_the_whole_repor
     with Session.create(tmp_path / "p") as s:
         report = s.ingest([src], progress=progress, workers=0)
         assert (report.ingested, report.cancelled) == (20, False)
-        assert s.store.con.execute("SELECT status FROM sources").fetchall() == [("done",)]
+        assert [tuple(r) for r in s.store.con.execute("SELECT status FROM sources")] == [("done",)]
         assert s.search("body", limit=50).total == 20
