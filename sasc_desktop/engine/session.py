@@ -7,6 +7,7 @@ A Session may be used from a worker thread: the store keeps one SQLite connectio
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 import zlib
@@ -37,9 +38,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 SORT_COLUMNS = {"date": "m.ts", "sender": "sasc_sort_sender(m.sender)", "subject": "sasc_sort_text(m.subject)"}
 
 
-def check_settings(values: dict[str, Any]) -> dict[str, Any]:
+def check_settings(values: dict[str, Any], personas: Optional[Iterable[str]] = None) -> dict[str, Any]:
     """``values`` (settings by name) as Session.update_settings stores them, checked: InputError
-    names the first refused one. Writes nothing, so a form can check before it saves."""
+    names the first refused one. Writes nothing, so a form can check before it saves.
+    ``personas``: the project's persona ids, which ``active_persona`` must be one of (or null)."""
     values = dict(values)
     unknown = set(values) - set(DEFAULT_SETTINGS)
     if unknown:
@@ -47,11 +49,36 @@ def check_settings(values: dict[str, Any]) -> dict[str, Any]:
                          f"settings are: {', '.join(DEFAULT_SETTINGS)}")
     if "field_weights" in values:
         weights = values["field_weights"]
-        bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS
-               or not isinstance(v, (int, float)) or v < 0}
+        if not isinstance(weights, dict):
+            raise InputError(f"field_weights must be an object of weights, e.g. {{\"subject\": 3}}; got {weights!r}")
+        bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS or isinstance(v, bool)
+               or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0}
         if bad:
-            raise InputError(f"field weights must be numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; got {bad}")
+            raise InputError(f"field weights must be finite numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; "
+                             f"got {bad}")
         values["field_weights"] = {**DEFAULT_FIELD_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
+        if not any(values["field_weights"].values()):
+            raise InputError("field weights: at least one must be above 0 (with all at 0 every score is 0 "
+                             "and the ranking means nothing)")
+    if "owner_addresses" in values:
+        owners = values["owner_addresses"]
+        if not isinstance(owners, (list, tuple)) or not all(isinstance(a, str) for a in owners):
+            raise InputError('owner_addresses must be a list of e-mail addresses, e.g. ["dana@corp.com"]; '
+                             f"got {owners!r}")
+        clean = list(dict.fromkeys(a.strip().lower() for a in owners if a.strip()))
+        bad = [a for a in clean if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", a)]
+        if bad:
+            raise InputError(f"owner_addresses: {', '.join(map(repr, bad))} "
+                             f"{'is not an e-mail address' if len(bad) == 1 else 'are not e-mail addresses'} "
+                             '(e.g. "dana@corp.com")')
+        values["owner_addresses"] = clean
+    if "active_persona" in values:
+        persona = values["active_persona"]
+        if persona is not None and not isinstance(persona, str):
+            raise InputError(f"active_persona must be a persona id (see sasc personas) or null; got {persona!r}")
+        if persona is not None and personas is not None and persona not in set(personas):
+            known = ", ".join(personas) or "none yet (import judgments first)"
+            raise InputError(f"active_persona: unknown persona {persona!r}; this project's personas are: {known}")
     if values.get("internal_domains") is not None:
         domains = values["internal_domains"]
         if not isinstance(domains, (list, tuple)) or not all(isinstance(d, str) for d in domains):
@@ -129,7 +156,11 @@ class Session:
         return {k: self.store.get_setting(k, v) for k, v in DEFAULT_SETTINGS.items()}
 
     def update_settings(self, **values: Any) -> dict[str, Any]:
-        values = check_settings(values)
+        personas = None
+        if values.get("active_persona") is not None:
+            from .project.judgments import personas as stored_personas
+            personas = [p["id"] for p in stored_personas(self.store)]
+        values = check_settings(values, personas)
         with self.store.transaction():
             for k, v in values.items():
                 self.store.set_setting(k, v)
