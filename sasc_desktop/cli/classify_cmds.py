@@ -41,6 +41,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_personas)
 
     c = subparsers.add_parser("classify", help="sensitivity classifiers per persona")
+    c.set_defaults(func=lambda args: _sub_help(c))
     csub = c.add_subparsers(dest="classify_command", metavar="ACTION")
     p = csub.add_parser("cv", help="honest (nested) cross-validation")
     p.add_argument("project")

@@ -74,6 +74,7 @@ def register(sub) -> None:
 
     p = sub.add_parser("reindex", help="rebuild the search index from the project store")
     p.add_argument("dir", type=Path)
+    p.add_argument("--json", action="store_true", help='print {"reindexed": N}')
     p.set_defaults(func=cmd_reindex)
 
     p = sub.add_parser("demo", help="build the demo project: synthetic mail with topics and sensitivity judgments")
@@ -88,6 +89,7 @@ def register(sub) -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("--set", metavar="KEY=JSON", action="append", default=[],
                    help='e.g. --set field_weights=\'{"subject": 3}\' --set owner_addresses=\'["me@x.org"]\'')
+    p.add_argument("--json", action="store_true", help="(the settings are always printed as JSON)")
     p.set_defaults(func=cmd_settings)
 
 
@@ -211,7 +213,10 @@ def cmd_reindex(args) -> int:
     with Session.open(args.dir) as s:
         n = s.reindex(Progress(bar))
     bar.finish()
-    print(f"re-indexed {n} documents")
+    if getattr(args, "json", False):
+        print_json({"reindexed": n})
+    else:
+        print(f"re-indexed {n} documents")
     return 0
 
 

@@ -120,19 +120,21 @@ def _remove_if_empty(folder: Path) -> None:
 def cmd_protected_search(args) -> int:
     if not args.persona:
         raise InputError("--protect needs --persona (whose sensitivities to protect)")
+    if args.limit < 1:
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
     show_withheld = bool(getattr(args, "show_withheld", False))
     with Session.open(args.dir) as s:
         result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
                                     cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld,
                                     retrain_stale=bool(getattr(args, "retrain", False)))
-    if args.json:
-        print_json(result)
-        return 0
-    if not result.get("model_up_to_date", True):
+    if not result.get("model_up_to_date", True):  # (on stderr, with --json too: stdout stays the JSON)
         print(f"note: the {result['ranker']} ranker learned from older judgments (documents judged sensitive are "
               f"withheld all the same); --retrain, or sasc protect train {args.dir} --persona {args.persona}"
               f"{'' if args.protect == 'joint' else ' --approach ' + args.protect}, brings it up to date",
               file=sys.stderr)
+    if args.json:
+        print_json(result)
+        return 0
     print(f"{len(result['hits'])} shown, {len(result['held_back'])} held back for review "
           f"({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
     if show_withheld:

@@ -394,7 +394,8 @@ class SearchIndex:
             q = parser.parse(text)
         except Exception as exc:
             if dates.get(""):  # (Whoosh's date parser lets some errors through: "month must be in 1..12")
-                raise QueryError(f"cannot understand the query {original!r}: {dates['']} is not a date ({exc}); "
+                why = "" if "invalid literal" in str(exc) else f" ({exc})"   # (Python's words for a non-number: noise)
+                raise QueryError(f"cannot understand the query {original!r}: {dates['']} is not a date{why}; "
                                  f"{DATE_HINT}") from exc
             raise QueryError(f"cannot understand the query {original!r}: {exc}") from exc
         q = _phrases_without_positions(q, schema)

@@ -73,6 +73,11 @@ def open_project_paths(root: Path, make_folders: bool = True) -> ProjectPaths:
     paths = ProjectPaths(root)
     if not root.is_dir():
         raise ProjectError(f"no project folder at {root}")
+    if paths.db.exists() and not paths.marker.exists():
+        # A project that lost only its marker: 'sasc init' would refuse the folder (not empty).
+        raise ProjectError(f"{root} has a project database but no {MARKER} (the file that marks a SASC project "
+                           f"folder); if it is a SASC project, write that file with the content "
+                           f"{json.dumps({'format': FORMAT})} and open it again")
     if not paths.marker.exists() or not paths.db.exists():
         raise ProjectError(f"{root} is not a SASC project (no {MARKER} or project.sqlite); create one with 'sasc init'")
     try:

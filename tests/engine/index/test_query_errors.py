@@ -98,6 +98,7 @@ HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-0
     ("date:2001-13", f"'2001-13' is not a date; {HINT}"),
     ("budget date:banana", f"'banana' is not a date; {HINT}"),
     ("date:[2001-13 to 2002]", f"'date:[2001-13 to 2002]' is not a date (month must be in 1..12); {HINT}"),
+    ("date:[2019-10-01 to nope]", f"'date:[2019-10-01 to nope]' is not a date; {HINT}"),   # (no int() internals)
     ("budget AND", "AND needs something to search for on both sides, e.g. budget AND meeting"),
     ("OR budget", "OR needs something to search for on both sides, e.g. budget OR meeting"),
     ("(budget AND) lunch", "AND needs something to search for on both sides, e.g. budget AND meeting"),

@@ -112,9 +112,10 @@ def test_a_trained_ranker_learns_later_judgments_of_its_persona_only(p2, demo, t
     assert (stale["ranker"], stale["trained"], stale["model_up_to_date"]) == ("linear", False, False)
     with Session.open(p2) as s:
         assert P.load_protection(s, PERSONA, "joint")["judgments"] == before
-    capsys.readouterr()
-    assert sasc(["search", str(p2), "Falcon launch", "--protect", "joint", "--persona", PERSONA]) == 0
-    assert "learned from older judgments" in capsys.readouterr().err
+    for json_flag in ([], ["--json"]):     # the note on stderr, with --json too (stdout stays the JSON)
+        capsys.readouterr()
+        assert sasc(["search", str(p2), "Falcon launch", "--protect", "joint", "--persona", PERSONA, *json_flag]) == 0
+        assert "learned from older judgments" in capsys.readouterr().err
     res = _search(p2, capsys, retrain=True)
     assert (res["trained"], res["model_up_to_date"]) == (True, True)
     with Session.open(p2) as s:
