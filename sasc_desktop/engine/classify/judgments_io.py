@@ -2,6 +2,8 @@
 
 Training data rules (the dissertation's): a message judged "I don't know" (level -1, or no
 judgment at all) is left out; a message judged sensitive under any topic counts as sensitive.
+A reason why a message is sensitive makes it sensitive (see :func:`training_labels`); an import
+never lets a reason stand beside a level 0 or -1 (see :func:`_reasons_against_levels`).
 """
 from __future__ import annotations
 
@@ -224,17 +226,20 @@ def _commit(session, imp: _Import, replace: bool) -> dict[str, int]:
             "personas_changed": len(cards)}
 
 
-def _reasons_against_levels(con, imp: _Import) -> tuple[list[tuple[str, str]], dict[tuple[str, str], list[str]]]:
+def _reasons_against_levels(con, imp: _Import) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], tuple[int, list[str]]]]:
     """A reason is a person saying why a document IS sensitive for a persona (protection treats
-    a document with one as judged sensitive), so it contradicts a level 0. For the (persona,
-    document) pairs this import touches, with levels and reasons as they would be after it:
-    the pairs given a reason by this import whose level is 0 under every topic they are judged
-    under (``contradicted``: always refused), and the pairs whose stored reasons an imported
-    level 0 contradicts (``overruled`` -> those reasons: refused unless ``replace``, which
-    removes them). "I don't know" (-1) or no level at all contradicts nothing."""
+    a document with one as judged sensitive), so it contradicts a level 0 ("not sensitive") and
+    a level -1 ("I don't know": left out of training) alike. For the (persona, document) pairs
+    this import touches, with levels and reasons as they would be after it, a pair judged under
+    at least one topic whose highest level is 0 or -1 (no level >= 1 under any topic):
+    - given a reason by this import: ``contradicted`` (pair -> that highest level; always
+      refused);
+    - with stored reasons this import leaves in place: ``overruled`` (pair -> (highest level,
+      those reasons); refused unless ``replace``, which removes the reasons).
+    A pair with no level at all contradicts nothing (a reason on its own is a positive)."""
     touched = set(imp.reasons) | {(p, d) for p, _, d in imp.sensitivity}
     if not touched:
-        return [], {}
+        return {}, {}
     levels: dict[tuple[str, str], dict[str, int]] = {}
     reasons: dict[tuple[str, str], list[str]] = {}
     for persona in sorted({p for p, _ in touched}):
@@ -247,14 +252,18 @@ def _reasons_against_levels(con, imp: _Import) -> tuple[list[tuple[str, str]], d
                 reasons.setdefault((persona, d), []).append(r)
     for (p, t, d), lvl in imp.sensitivity.items():
         levels.setdefault((p, d), {})[t] = lvl
-    contradicted, overruled = [], {}
+    contradicted: dict[tuple[str, str], int] = {}
+    overruled: dict[tuple[str, str], tuple[int, list[str]]] = {}
     for pair in sorted(touched):
-        if max(levels.get(pair, {"": -1}).values()) != 0:
+        if pair not in levels:
+            continue
+        top = max(levels[pair].values())
+        if top >= 1:
             continue
         if imp.reasons.get(pair):
-            contradicted.append(pair)
+            contradicted[pair] = top
         elif pair not in imp.reasons and reasons.get(pair):
-            overruled[pair] = reasons[pair]
+            overruled[pair] = (top, reasons[pair])
     return contradicted, overruled
 
 
@@ -263,22 +272,41 @@ def _pairs(pairs, detail=lambda pair: "") -> str:
     return shown + (f" and {len(pairs) - 5} more" if len(pairs) > 5 else "")
 
 
-def _contradiction(imp: _Import, pairs: list[tuple[str, str]]) -> str:
+_JUDGED = {0: ("not sensitive (level 0)", "not sensitive"), -1: ("'I don't know' (level -1)", "'I don't know'")}
+
+
+def _judged(levels) -> tuple[str, str]:
+    """How documents with these highest levels (0 or -1) are judged, in words: in full and short."""
+    kinds = sorted(set(levels), reverse=True)
+    if len(kinds) == 1:
+        return _JUDGED[kinds[0]]
+    return " or ".join(_JUDGED[k][0] for k in kinds), "so"
+
+
+def _contradiction(imp: _Import, pairs: dict[tuple[str, str], int]) -> str:
     n = len(pairs)
     where = imp.reasons_source or "this import"
+    mixed = len(set(pairs.values())) > 1
     return (f"{where}: a reason why a document is sensitive is given for {n} document{'s' if n != 1 else ''} "
-            f"judged not sensitive (level 0) for that persona: {_pairs(pairs)}. A reason says the document is "
-            "sensitive: correct its level (1 or more, or -1 for 'I don't know') or drop the reason; "
+            f"judged {_judged(pairs.values())[0]} for that persona: "
+            f"{_pairs(list(pairs), lambda pair: f', level {pairs[pair]}' if mixed else '')}. "
+            "A reason says the document is sensitive: correct its level (1 or more) or drop the reason; "
             "nothing was imported.")
 
 
-def _overruling(imp: _Import, pairs: dict[tuple[str, str], list[str]]) -> str:
+def _overruling(imp: _Import, pairs: dict[tuple[str, str], tuple[int, list[str]]]) -> str:
     n = len(pairs)
     where = imp.sensitivity_source or "this import"
-    return (f"{where}: judges {n} document{'s' if n != 1 else ''} not sensitive (level 0) that "
+    full, short = _judged(lvl for lvl, _ in pairs.values())
+    mixed = short == "so"
+
+    def detail(pair):
+        lvl, rs = pairs[pair]
+        return (f", level {lvl}" if mixed else "") + ": " + ", ".join(rs)
+    return (f"{where}: judges {n} document{'s' if n != 1 else ''} {full} that "
             f"{'have' if n != 1 else 'has'} stored reasons why {'they are' if n != 1 else 'it is'} sensitive: "
-            f"{_pairs(list(pairs), lambda pair: ': ' + ', '.join(pairs[pair]))}; nothing was imported. "
-            "To judge them not sensitive and remove those reasons, import again with --replace.")
+            f"{_pairs(list(pairs), detail)}; nothing was imported. "
+            f"To judge them {short} and remove those reasons, import again with --replace.")
 
 
 def _plural(kind: str, n: int) -> str:
@@ -329,8 +357,9 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
     ingest normalises Message-IDs (``<id>`` -> ``id``); ``not_in_project`` counts the judged ids
     that match no message (they are kept, for mail ingested later). A reason says a document IS
     sensitive (protection withholds a document with one, even without a level): a reason for a
-    document whose level for the persona would be 0 is refused, and so, unless ``replace``
-    (which removes those reasons), is a level 0 for a document with stored reasons. Personas named by the
+    document whose highest level for the persona would be 0 or -1 ("I don't know", which training
+    leaves out) is refused, and so, unless ``replace`` (which removes those reasons), is a level
+    0 or -1 that would become the highest level of a document with stored reasons. Personas named by the
     sensitivity file but without a card get a minimal card. Judgments another import (another
     ``source`` file) made are changed only with ``replace=True``, and so are differing topic
     definitions and persona cards; ``changed`` counts the stored judgments this import changed.
@@ -694,10 +723,17 @@ def check_persona(session, persona: str) -> None:
 
 
 def training_labels(session, persona: str) -> dict[str, int]:
-    """doc_id -> 1 (sensitive under any topic) or 0, for judged documents in the project.
-    "Don't know" (every judgment < 0) is left out. A document with a reason why it is sensitive
-    is a positive even without a level (or with only "don't know"): the same rule protection
-    applies (protect.judged_sensitive), so the model learns from everything it will hide."""
+    """doc_id -> 1 or 0 for the judged documents in the project, by the highest level over
+    every topic: >= 1 -> 1, 0 -> 0, -1 ("I don't know") -> left out. A document with a reason
+    why it is sensitive is a positive, also without any level: the rule protection applies
+    (protect.judged_sensitive), so the model learns from everything it will hide.
+
+    Imports keep reasons and levels consistent (a reason beside a highest level 0 or -1 is
+    refused; with ``--replace`` a level 0 or -1 removes the document's reasons), so a "don't
+    know" never has a reason. A project written by an older version may still hold a reason
+    beside a level 0 or -1: there the stored reason wins and the document is a positive, the
+    side protection takes too (it withholds the document); re-importing the level with
+    ``--replace`` removes the reason and the document becomes a negative (0) or is left out (-1)."""
     levels = J.sensitivity(session.store, persona)
     present = {r[0] for r in session.store.con.execute("SELECT doc_id FROM messages")}
     labels = {d: int(lvl >= 1) for d, lvl in levels.items() if lvl >= 0 and d in present}

@@ -752,8 +752,9 @@ def test_rev5_2_copies_of_a_message_whose_message_id_is_taken_are_refused_before
 # ------------------------------------------------------------------------------ review 5, finding 3
 def test_rev5_3_a_reason_for_a_document_judged_not_sensitive_is_refused(tmp_path, capsys):
     """A reason says a document IS sensitive: with a level 0 for that persona (stored, or in the
-    same import) it is refused, listing document and persona, nothing written. A reason on its
-    own, or beside "I don't know", or beside a level >= 1 under another topic, is taken."""
+    same import) it is refused, listing document and persona, nothing written; so it is beside
+    "I don't know" (-1, left out of training). A reason on its own, or beside a level >= 1 under
+    another topic, is taken."""
     from sasc_desktop.engine.protect.search import judged_sensitive
     mail = tmp_path / "mail"
     for i in range(5):
@@ -766,9 +767,9 @@ def test_rev5_3_a_reason_for_a_document_judged_not_sensitive_is_refused(tmp_path
     with pytest.raises(InputError) as err:
         import_judgments(s, reasons_path=bad)
     assert str(err.value) == (
-        f"{bad}: a reason why a document is sensitive is given for 1 document judged not sensitive (level 0) for "
-        "that persona: m0@x (persona p). A reason says the document is sensitive: correct its level (1 or more, "
-        "or -1 for 'I don't know') or drop the reason; nothing was imported.")
+        f"{bad}: a reason why a document is sensitive is given for 2 documents judged not sensitive (level 0) or "
+        "'I don't know' (level -1) for that persona: m0@x (persona p, level 0), m1@x (persona p, level -1). A reason "
+        "says the document is sensitive: correct its level (1 or more) or drop the reason; nothing was imported.")
     assert _snapshot(s) == before
     # the same import giving the level 0 and the reason: refused too, --replace or not
     both = _write(tmp_path / "both.sens", "p m4@x 0\n")
@@ -780,12 +781,12 @@ def test_rev5_3_a_reason_for_a_document_judged_not_sensitive_is_refused(tmp_path
     assert _snapshot(s) == before
     s.close()
     assert sasc(["judgments", "import", str(tmp_path / "proj"), "--reasons", str(bad)]) == 2
-    assert "m0@x (persona p)" in capsys.readouterr().err
+    assert "m0@x (persona p, level 0)" in capsys.readouterr().err
     s = Session.open(tmp_path / "proj")
-    good = _write(tmp_path / "good.tsv", "m1@x\tp\tpersonal\nm2@x\tp\tlegal\nm3@x\tp\tlegal\n")
-    assert import_judgments(s, reasons_path=good)["reasons"] == 3
-    assert sensitivity_reasons(s, "p") == {"m1@x": ["personal"], "m2@x": ["legal"], "m3@x": ["legal"]}
-    assert judged_sensitive(s, "p") == {"m1@x", "m2@x", "m3@x"}     # a reason: judged sensitive (safe side)
+    good = _write(tmp_path / "good.tsv", "m2@x\tp\tlegal\nm3@x\tp\tlegal\n")
+    assert import_judgments(s, reasons_path=good)["reasons"] == 2
+    assert sensitivity_reasons(s, "p") == {"m2@x": ["legal"], "m3@x": ["legal"]}
+    assert judged_sensitive(s, "p") == {"m2@x", "m3@x"}     # a reason: judged sensitive (safe side)
     s.close()
 
 

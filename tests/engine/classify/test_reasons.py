@@ -89,9 +89,9 @@ def test_demo_judgments_load_reasons(tmp_path):
 
 
 def test_a_reason_without_a_level_is_a_training_positive_as_protection_hides_it(tmp_path):
-    """Protection withholds a document with a reason even when no level was given (or only
-    "don't know"); training learns it as sensitive too. A reason on a document not in the project
-    adds nothing."""
+    """Protection withholds a document with a reason even when no level was given; training
+    learns it as sensitive too. "Don't know" (-1, which can have no reason) is left out. A reason
+    on a document not in the project adds nothing."""
     from sasc_desktop.engine.protect.search import judged_sensitive
     folder = _collection(tmp_path)
     s = Session.create(tmp_path / "proj")
@@ -99,8 +99,8 @@ def test_a_reason_without_a_level_is_a_training_positive_as_protection_hides_it(
     sens = tmp_path / "sens.txt"
     sens.write_text("p1 r0@corp.com 0\np1 r1@corp.com -1\np1 r3@corp.com 1\n")
     reasons = tmp_path / "reasons.tsv"
-    reasons.write_text("r1@corp.com\tp1\tpersonal\nr2@corp.com\tp1\tlegal\nabsent@x\tp1\tlegal\n")
+    reasons.write_text("r4@corp.com\tp1\tpersonal\nr2@corp.com\tp1\tlegal\nabsent@x\tp1\tlegal\n")
     import_judgments(s, sensitivity_path=sens, reasons_path=reasons)
-    assert training_labels(s, "p1") == {"r0@corp.com": 0, "r1@corp.com": 1, "r2@corp.com": 1, "r3@corp.com": 1}
+    assert training_labels(s, "p1") == {"r0@corp.com": 0, "r2@corp.com": 1, "r3@corp.com": 1, "r4@corp.com": 1}
     assert {d for d, v in training_labels(s, "p1").items() if v} <= judged_sensitive(s, "p1")
     s.close()
