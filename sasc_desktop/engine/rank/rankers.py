@@ -294,18 +294,6 @@ class LambdaMART(Ranker):
         self.objective, self.n_trees, self.learning_rate = objective, n_trees, learning_rate
         self.max_leaf_nodes, self.min_samples_leaf, self.seed = max_leaf_nodes, min_samples_leaf, seed
 
-    def _utility(self, data: RankData) -> np.ndarray:
-        """The per-document utility (2^rel - 1 minus the objective's cost, "don't know" at level 0)
-        that earlier versions weighted pairs by. NOT used in training any more (the pair weights
-        are the objective's own swap deltas, see the class docstring); kept only for callers
-        that still inspect it."""
-        m = parse_measure(self.objective)
-        table = np.asarray(m.costs, float)
-        if len(table) == 1 and m.param_dict.get("M") is not None:
-            table = np.array([0.0, float(m.param_dict["M"])])
-        cost = table[np.clip(data.sens, 0, len(table) - 1)]   # -1 ("I don't know") costs what 0 does
-        return (2.0 ** data.rel - 1.0) - cost
-
     @staticmethod
     def lambdas(ev: Evaluator, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per-row lambda (positive = pull up) and its Hessian weight for the ranking
