@@ -39,7 +39,7 @@ from ..project import Store
 from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
 from .parse import MalformedMessage, addresses, copy_folder, parse_message, raw_digest, synthetic_message_id
-from .sources import PROJECT_INTERNALS, RawItem, count_messages, iter_source, source_kind
+from .sources import PROJECT_INTERNALS, RawItem, checked_source_kind, count_messages, iter_source
 from .text import is_reply_or_forward, normalise_subject
 
 BATCH = 500            # messages per SQLite transaction
@@ -157,7 +157,9 @@ class Importer:
         paths = [Path(s).expanduser().resolve() for s in sources]
         for path in paths:
             self._refuse_own_files(path)
-        kinds = [source_kind(p) for p in paths]  # raises a clear InputError for a missing path
+        # A clear InputError, before anything is written, for a missing path or a PST given
+        # directly that cannot be read (not a PST, or no readpst): the whole import is refused.
+        kinds = [checked_source_kind(p) for p in paths]
         lock = take_import_lock(self.index)  # ProjectBusyError while another import runs
         try:
             _settle(self.store)  # sources a killed import left 'running' (this holds the lock)

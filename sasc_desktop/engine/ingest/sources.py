@@ -60,6 +60,19 @@ def source_kind(path: Path) -> str:
     raise InputError(f"{path}: no such file or folder")
 
 
+def checked_source_kind(path: Path) -> str:
+    """:func:`source_kind`, for a source given to an import, checked before anything is
+    written: a missing path, a ``.pst`` file that is no PST, or a PST while ``readpst`` is not
+    installed is an InputError naming the file, so the whole import is refused rather than
+    stopped part-way (a PST inside a folder is skipped with a recorded reason instead)."""
+    kind = source_kind(path)
+    if kind == "pst":
+        problem = pst_problem(path)
+        if problem:
+            raise InputError(f"{path}: {problem}")
+    return kind
+
+
 def _is_maildir(path: Path) -> bool:
     return (path / "cur").is_dir() and (path / "new").is_dir()
 
@@ -216,16 +229,28 @@ def _has_pst_signature(path: Path) -> bool:
         return True  # (unreadable: reading it says so)
 
 
+NO_READPST = ("reading PST files needs the 'readpst' program (libpst), which is not installed. "
+              "Install it (Debian/Ubuntu: 'apt-get install pst-utils'; macOS: 'brew install libpst') "
+              "or export the PST to mbox from Outlook first.")
+
+
+def pst_problem(path: Path) -> str:
+    """Why the PST file ``path`` cannot be read before trying (no PST signature, or no
+    ``readpst`` on PATH), or "" when readpst can be asked to read it."""
+    if not _has_pst_signature(path):
+        return NOT_PST
+    if not shutil.which("readpst"):
+        return NO_READPST
+    return ""
+
+
 def iter_pst(path: Path) -> Iterator[RawItem]:
     """PST through libpst's ``readpst`` (converted to mbox files in a temporary folder)."""
     if not _has_pst_signature(path):
         raise InputError(f"{path}: {NOT_PST}")
     readpst = shutil.which("readpst")
     if not readpst:
-        raise InputError(
-            f"{path}: reading PST files needs the 'readpst' program (libpst), which is not installed. "
-            "Install it (Debian/Ubuntu: 'apt-get install pst-utils'; macOS: 'brew install libpst') "
-            "or export the PST to mbox from Outlook first.")
+        raise InputError(f"{path}: {NO_READPST}")
     with tempfile.TemporaryDirectory(prefix="sasc-pst-") as tmp:
         result = subprocess.run([readpst, "-q", "-r", "-o", tmp, str(path)], capture_output=True, text=True)
         if result.returncode != 0:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -87,8 +86,15 @@ def test_interrupted_import_is_interrupted(tmp_path, big):
     assert stats_statuses(proj) == {str(other): "done", str(big): "interrupted"}
 
 
-@pytest.mark.skipif(shutil.which("readpst") is not None, reason="needs readpst to be missing")
-def test_failed_import_is_failed_with_its_error(tmp_path):
+def test_failed_import_is_failed_with_its_error(tmp_path, monkeypatch):
+    # A PST given directly without readpst is refused before anything is written (see
+    # test_pst_given_directly.py); one readpst fails on is known only by running it. readpst is
+    # a stand-in script here that fails as readpst does on a file it cannot read.
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    (bin_ / "readpst").write_text('#!/bin/sh\necho "Error opening File" >&2\nexit 1\n')
+    (bin_ / "readpst").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_}{os.pathsep}/usr/bin{os.pathsep}/bin")
     pst = tmp_path / "mail.pst"
     pst.write_bytes(b"!BDN" + b"\0" * 512)
     proj = tmp_path / "p"
