@@ -18,8 +18,10 @@ training can take minutes and searching must stay interactive -- what a person j
 is withheld by :func:`finalize` whatever the ranker learned -- unless the search asks for
 ``retrain_stale`` (``sasc search --retrain``) or ``sasc protect train`` retrains it. Trainings of one ranker file, in any process, take turns
 under an OS lock on ``<file>.lock`` (a search waiting for another's training then uses its
-ranker); the file itself is replaced atomically. A read-only project searches with the ranker
-it has.
+ranker); the file itself is replaced atomically. A read-only project (a copy on read-only
+media) trains nothing: it searches with the ranker it has, and without one in BM25 order (the
+stand-in, in memory: ``ranker`` "bm25", ``model_up_to_date`` False, a ``note`` saying why);
+nothing is written and judged-sensitive documents are withheld as always.
 
 SAFETY: :func:`finalize` is the one place at the end of the pipeline that removes every
 document a person has judged sensitive for the persona; nothing else can put a document into
@@ -368,14 +370,15 @@ def current_protection(session, persona: str, approach: str, train: bool = True,
     (``trained``) when there is none, when it is the BM25 stand-in and the judgments changed,
     or, with ``retrain_stale``, when a trained ranker's judgments are no longer the project's
     (retrained with its own training options; see the module's text). Otherwise, or without
-    ``train``, or in a read-only project with a ranker, the stored one as it is (None if none),
-    and ``up_to_date`` says whether it learned from the project's judgments as they are.
+    ``train``, or in a read-only project (where nothing can be trained or saved), the stored one
+    as it is (None if none: the search then ranks by BM25, the stand-in, in memory), and
+    ``up_to_date`` says whether it learned from the project's judgments as they are.
     ``before_training()`` is called before a training starts (a check that may refuse it)."""
     payload = load_protection(session, persona, approach)
     if payload is not None and payload.get("judgments") == judgments_fingerprint(session, persona):
         return payload, False, True
     trained_model = payload is not None and payload.get("model") is not None
-    if not train or (payload is not None and session.store.read_only) or (trained_model and not retrain_stale):
+    if not train or session.store.read_only or (trained_model and not retrain_stale):
         return payload, False, False
     if before_training is not None:
         before_training()
@@ -432,7 +435,16 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     payload, trained, up_to_date = current_protection(session, persona, approach, train=train_if_missing,
                                                       before_training=lambda: session.index.parse(query, weights),
                                                       retrain_stale=retrain_stale)
-    learned = _learned_cutoff(payload, cutoff) if cutoff in ("static", "threshold") else None
+    read_only_note = None
+    if not up_to_date and session.store.read_only:
+        read_only_note = (
+            "the project is open for reading only, so no ranker can be trained or saved: " +
+            (f"there is no stored ranker for persona {persona} and approach {approach}, so the candidates are "
+             "in BM25 order" if payload is None else
+             f"its {payload.get('ranker', 'bm25')} ranker learned from older judgments and is used as it is") +
+            " (documents judged sensitive are withheld all the same)")
+    learned = (_learned_cutoff(payload, cutoff, read_only=session.store.read_only)
+               if cutoff in ("static", "threshold") else None)
     model = None if payload is None else payload.get("model")
     cands, q = _candidates(session, query, depth, weights, equal_weights=model is not None)
     dids = [d for d, _ in cands]
@@ -477,6 +489,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
               "model_up_to_date": up_to_date,
               "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],
               "held_back": [hit(i + 1, d) for i, d in enumerate(held)]}
+    if read_only_note:
+        result["note"] = read_only_note
     if show_withheld:
         result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
     result["ms"] = (time.perf_counter() - t0) * 1000.0
@@ -513,7 +527,7 @@ def _candidates(session, query: str, depth: int, weights: dict,
     return list(out.items()), q
 
 
-def _learned_cutoff(payload: Optional[dict], cutoff: str):
+def _learned_cutoff(payload: Optional[dict], cutoff: str, read_only: bool = False):
     """The ranker's learned static cutoff (an int) or score threshold (a float; -inf: every
     document); an InputError saying why when it has none (never the fixed policy instead)."""
     what = {"static": "the static cutoff policy (a list length learned on validation topics)",
@@ -523,7 +537,8 @@ def _learned_cutoff(payload: Optional[dict], cutoff: str):
         return int(value) if cutoff == "static" else float(value)
     problem = (payload or {}).get("cutoff_problem") or (
         "the stored ranker was trained before learned cutoffs were kept: train it again"
-        if payload is not None else "there is no trained ranker for it")
+        if payload is not None else "there is no trained ranker for it"
+        + (" (the project is open for reading only, so none can be trained)" if read_only else ""))
     raise InputError(f"cannot search with {what}: {problem}; use the fixed or dynamic policy")
 
 
