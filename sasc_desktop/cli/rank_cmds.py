@@ -127,7 +127,9 @@ def cmd_protected_search(args) -> int:
         result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
                                     cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld,
                                     retrain_stale=bool(getattr(args, "retrain", False)))
-    if not result.get("model_up_to_date", True):  # (on stderr, with --json too: stdout stays the JSON)
+    if result.get("note"):   # (notes on stderr, with --json too: stdout stays the JSON)
+        print(f"note: {result['note']}", file=sys.stderr)
+    elif not result.get("model_up_to_date", True):
         print(f"note: the {result['ranker']} ranker learned from older judgments (documents judged sensitive are "
               f"withheld all the same); --retrain, or sasc protect train {args.dir} --persona {args.persona}"
               f"{'' if args.protect == 'joint' else ' --approach ' + args.protect}, brings it up to date",

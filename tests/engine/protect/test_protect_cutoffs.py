@@ -72,11 +72,12 @@ def test_a_cutoff_that_could_not_be_learned_is_refused(demo_copy, n_topics, why)
     with Session.open(demo_copy) as s:
         for cutoff, what in (("static", "a list length"), ("threshold", "a score threshold")):
             with pytest.raises(InputError) as err:
-                s.protected_search("Falcon launch", PERSONA, approach="relevance", cutoff=cutoff)
+                s.protected_search("Falcon launch", PERSONA, approach="relevance", cutoff=cutoff,
+                                   retrain_stale=True)   # (else the ranker learned with every topic is used)
             assert str(err.value) == (f"cannot search with the {cutoff} cutoff policy ({what} learned on validation "
                                       f"topics): {why}; use the fixed or dynamic policy")
         # the ranker was retrained on what is left; fixed and dynamic still search
-        res = s.protected_search("Falcon launch", PERSONA, approach="relevance", cutoff="fixed")
+        res = s.protected_search("Falcon launch", PERSONA, approach="relevance", cutoff="fixed", retrain_stale=True)
         assert res["ranker"] == ("linear" if n_topics else "bm25") and len(res["hits"]) == 10
         assert s.protected_search("Falcon launch", PERSONA, approach="relevance", cutoff="dynamic")["hits"]
 
@@ -86,7 +87,7 @@ def test_the_cli_refuses_it_too(demo_copy, capsys):
     _keep_topics(demo_copy, 4)
     capsys.readouterr()
     assert main(["search", str(demo_copy), "Falcon launch", "--protect", "relevance", "--persona", PERSONA,
-                 "--cutoff", "threshold", "--json"]) == 2
+                 "--cutoff", "threshold", "--retrain", "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() == ("sasc: error: cannot search with the threshold cutoff policy (a score threshold learned "

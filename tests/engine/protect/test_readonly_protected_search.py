@@ -120,9 +120,12 @@ def test_read_only_cli_protected_search_answers_and_learned_cutoffs_say_why_not(
     immutable(root, recursive=True)
     capsys.readouterr()
     assert sasc(["search", str(root), QUERY, "--protect", "joint", "--persona", DEMO_PERSONA, "--json"]) == 0
-    res = json.loads(capsys.readouterr().out)
+    out, err_text = capsys.readouterr()
+    res = json.loads(out)
     assert (res["ranker"], res["trained"], res["model_up_to_date"]) == ("bm25", False, False)
     assert [h["doc_id"] for h in res["hits"]] == expected
+    # the read-only note on stderr (not the advice to --retrain, which cannot write here)
+    assert err_text.strip() == f"note: {res['note']}" and "--retrain" not in err_text
     with Session.open(root) as s:
         with pytest.raises(InputError) as err:
             s.protected_search(QUERY, DEMO_PERSONA, approach="joint", cutoff="static")
