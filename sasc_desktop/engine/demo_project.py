@@ -42,7 +42,7 @@ from .errors import ProjectError
 from .procpool import lock_file, unlock_file
 from .progress import Progress, ensure
 from .project import judgments
-from .project.layout import MARKER
+from .project.layout import DEMO_FILLING, MARKER
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ BUILD_LOCK = "sasc-build.lock"  # in a temporary folder: locked by its builder w
 MIN_AGE = 60.0  # seconds: a temporary folder younger than this is never swept
 # Written into an existing (empty) root before a build's files move in, removed after the marker:
 # the only evidence that a folder without the marker is a build killed while moving in.
-FILLING = ".sasc-filling"
+FILLING = DEMO_FILLING
 # Everything a build writes at the top of a project folder (nothing else is ever a build's).
 BUILD_NAMES = frozenset({MARKER, "project.sqlite", "project.sqlite-wal", "project.sqlite-shm",
                          "project.sqlite-journal", "index", "models", "exports", DEMO_MAIL, FILLING})

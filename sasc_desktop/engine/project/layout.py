@@ -12,6 +12,7 @@ from .modelfile import unwritable_message
 log = logging.getLogger(__name__)
 
 MARKER = "sasc-project.json"
+DEMO_FILLING = ".sasc-filling"   # a demo build killed while moving into this folder (demo_project.py)
 FORMAT = "sasc-project"
 
 
@@ -73,7 +74,7 @@ def open_project_paths(root: Path, make_folders: bool = True) -> ProjectPaths:
     paths = ProjectPaths(root)
     if not root.is_dir():
         raise ProjectError(f"no project folder at {root}")
-    if paths.db.exists() and not paths.marker.exists():
+    if paths.db.exists() and not paths.marker.exists() and not (root / DEMO_FILLING).exists():
         # A project that lost only its marker: 'sasc init' would refuse the folder (not empty).
         raise ProjectError(f"{root} has a project database but no {MARKER} (the file that marks a SASC project "
                            f"folder); if it is a SASC project, write that file with the content "
