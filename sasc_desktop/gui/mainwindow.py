@@ -392,6 +392,10 @@ class MainWindow(QMainWindow):
 
         def failed(exc):
             self._loading -= 1
+            if self._closed:  # closed meanwhile (e.g. during the first run's demo build, which the
+                # close cancelled): no dialog -- one would keep the application running windowless
+                self.project_failed.emit(exc)
+                return
             self._update_train_action()
             self._update_quality_persona()
             self.show_error(label, exc, _details(exc))
