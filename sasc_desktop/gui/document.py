@@ -46,24 +46,42 @@ _TEXT_UNIT = re.compile(r"&#?\w+;|.", re.S)   # an entity is one character
 BREAK_EVERY = 60
 
 
+_LINE_BREAK_TAG = re.compile(r"<(br|/?p|/?div)\b", re.I)
+
+
 def breakable_html(markup: str, every: int = BREAK_EVERY) -> str:
     """``markup`` with a zero-width space after every ``every`` characters of a run without
-    whitespace (outside tags, entities whole): a word-wrapping label is as wide as its longest
-    word, and a subject of 190 dots or a To: list without spaces would widen the window."""
-    out, run = [], 0
+    whitespace (outside tags, entities whole; a run goes on across inline tags, ends at a line
+    break): a word-wrapping label is as wide as its longest word, and a subject of 190 dots
+    would widen the window. A run holding "@" (an address, a list of them) gets none: a copied
+    address must stay one; the label, never wider than it is given, clips it instead."""
+    items: list[tuple[bool, str, int]] = []      # (is a tag, text, run number)
+    runs_with_at: set[int] = set()
+    run_no, in_run = 0, False
     for m in _TAG_OR_TEXT.finditer(markup):
-        if m.group(1):                      # a tag: kept whole; a run of text goes on across it
-            out.append(m.group(1))
+        if m.group(1):
+            if _LINE_BREAK_TAG.match(m.group(1)):
+                in_run = False
+            items.append((True, m.group(1), -1))
             continue
         for unit in _TEXT_UNIT.findall(m.group(2)):
             if unit.isspace():
-                run = 0
-            else:
-                if run >= every:
-                    out.append("\u200b")
-                    run = 0
-                run += 1
-            out.append(unit)
+                in_run = False
+                items.append((False, unit, -1))
+                continue
+            if not in_run:
+                run_no, in_run = run_no + 1, True
+            if unit == "@":
+                runs_with_at.add(run_no)
+            items.append((False, unit, run_no))
+    out, count, last = [], 0, None
+    for is_tag, text, run in items:
+        if not is_tag and run >= 0:
+            count = count + 1 if run == last else 1
+            last = run
+            if count > every and (count - 1) % every == 0 and run not in runs_with_at:
+                out.append("\u200b")
+        out.append(text)
     return "".join(out)
 
 

@@ -60,6 +60,13 @@ def test_breakable_html_exact():
     assert breakable_html('<span style="color:#555">abcd</span>&amp;&lt;ef', every=3) == (
         f'<span style="color:#555">abc{ZW}d</span>&amp;&lt;{ZW}ef')
     assert breakable_html("", every=3) == ""
+    # a line break ends a run (Subject's end does not count into the From: line)
+    assert breakable_html("<span>yy</span><br><span>From:</span> a", every=5) == "<span>yy</span><br><span>From:</span> a"
+    assert breakable_html("<span>yy</span><b>From:</b>", every=5) == f"<span>yy</span><b>Fro{ZW}m:</b>"
+    # an address (a run holding "@") is never broken: a copied address must stay one
+    long = "jane.elizabeth.longname-archives.department@records.example-university.edu"
+    assert breakable_html(f"To: Jane &lt;{long}&gt;") == f"To: Jane &lt;{long}&gt;"
+    assert breakable_html("x" * 61 + " " + long) == "x" * 60 + ZW + "x " + long
 
 
 @settings(max_examples=200, deadline=None)
