@@ -38,6 +38,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 SORT_COLUMNS = {"date": "m.ts", "sender": "sasc_sort_sender(m.sender)", "subject": "sasc_sort_text(m.subject)"}
 
 
+MAX_FIELD_WEIGHT = 1_000_000.0   # BM25F scores times this stay finite; far beyond any useful emphasis
+
+
 def check_settings(values: dict[str, Any], personas: Optional[Iterable[str]] = None) -> dict[str, Any]:
     """``values`` (settings by name) as Session.update_settings stores them, checked: InputError
     names the first refused one. Writes nothing, so a form can check before it saves.
@@ -51,11 +54,18 @@ def check_settings(values: dict[str, Any], personas: Optional[Iterable[str]] = N
         weights = values["field_weights"]
         if not isinstance(weights, dict):
             raise InputError(f"field_weights must be an object of weights, e.g. {{\"subject\": 3}}; got {weights!r}")
-        bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS or isinstance(v, bool)
-               or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0}
+        def usable(v) -> bool:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                return False
+            try:
+                return 0 <= float(v) <= MAX_FIELD_WEIGHT   # (nan fails; a huge int overflows)
+            except OverflowError:
+                return False
+        bad = {k: v for k, v in weights.items() if k not in DEFAULT_FIELD_WEIGHTS or not usable(v)}
         if bad:
-            raise InputError(f"field weights must be finite numbers >= 0 for {', '.join(DEFAULT_FIELD_WEIGHTS)}; "
-                             f"got {bad}")
+            shown = {k: (v if len(repr(v)) <= 40 else repr(v)[:37] + "...") for k, v in bad.items()}
+            raise InputError(f"field weights must be finite numbers from 0 to {MAX_FIELD_WEIGHT:,.0f} for "
+                             f"{', '.join(DEFAULT_FIELD_WEIGHTS)} (a larger one makes scores infinite); got {shown}")
         values["field_weights"] = {**DEFAULT_FIELD_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
         if not any(values["field_weights"].values()):
             raise InputError("field weights: at least one must be above 0 (with all at 0 every score is 0 "

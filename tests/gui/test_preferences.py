@@ -41,7 +41,7 @@ def test_the_dialog_shares_the_engine_s_domain_check():
         check_settings({"internal_domains": ["arclight.example.com", "not a domain"]})
     with pytest.raises(InputError, match="are not domain names"):
         check_settings({"internal_domains": ["localhost", "-x.com"]})
-    with pytest.raises(InputError, match="numbers >= 0"):
+    with pytest.raises(InputError, match="finite numbers from 0 to 1,000,000"):
         check_settings({"field_weights": {"subject": -1.0}})
 
 
