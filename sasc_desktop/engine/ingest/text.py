@@ -117,8 +117,8 @@ _WHITE_SPACE = re.compile(r"white-space\s*:\s*([a-z-]+)", re.I)
 _PRESERVING = {"pre", "pre-wrap", "break-spaces"}
 # Stand-ins (Unicode noncharacters, taken out of the HTML first) that _tidy leaves alone: the
 # spaces and tabs of preformatted text, and the tab between two table cells.
-_PRE_SPACE, _PRE_TAB, _CELL = "\ufdd0", "\ufdd1", "\ufdd2"
-_NONCHARS = {ord(_PRE_SPACE): None, ord(_PRE_TAB): None, ord(_CELL): None}
+_PRE_SPACE, _PRE_TAB, _CELL, _PRE_NEWLINE = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
+_NONCHARS = {ord(_PRE_SPACE): None, ord(_PRE_TAB): None, ord(_CELL): None, ord(_PRE_NEWLINE): None}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
          "track", "wbr", "basefont", "bgsound", "frame", "keygen"}
 _MAX_REREADS = 20  # unended scripts or styles read past in one document; then the tags are stripped
@@ -147,7 +147,8 @@ class _TextExtractor(HTMLParser):
             data = data.replace("\r\n", "\n").replace("\r", "\n")
             if after_pre_tag and data.startswith("\n"):
                 data = data[1:]
-            self._emit(data.replace(" ", _PRE_SPACE).replace("\xa0", _PRE_SPACE).replace("\t", _PRE_TAB))
+            self._emit(data.replace(" ", _PRE_SPACE).replace("\xa0", _PRE_SPACE).replace("\t", _PRE_TAB)
+                       .replace("\n", _PRE_NEWLINE))   # (blank lines kept too)
         else:
             self._emit(_HTML_SPACE.sub(" ", data))
 
@@ -387,13 +388,19 @@ def html_to_text(html: str) -> str:
 
 def _tidy(text: str) -> str:
     """Runs of spaces made one, at most one blank line, none at either end; a tab between two
-    table cells (none before a row's first or after its last); preformatted text as written."""
+    table cells (none before a row's first or after its last); preformatted text as written,
+    blank lines inside it too."""
     text = text.replace("\xa0", " ")
+    # A preformatted block's line breaks at its very start or end meet the block's own: those
+    # collapse as any (at most one blank line); the ones inside it are kept, blank lines too.
+    edge = lambda m: "\n" * m.group().count(_PRE_NEWLINE)  # noqa: E731
+    text = re.sub(f"(?:^|(?<=\n))[ \t]*{_PRE_NEWLINE}+", edge, text)
+    text = re.sub(f"{_PRE_NEWLINE}+(?=[ \t\r\f\v]*(?:\n|$))", edge, text)
     text = re.sub(r"[ \t\r\f\v]+", " ", text)
     text = re.sub(f" *(?:{_CELL} *)+", "\t", text)
     text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text).strip()
-    return text.replace(_PRE_SPACE, " ").replace(_PRE_TAB, "\t").rstrip()
+    return text.replace(_PRE_SPACE, " ").replace(_PRE_TAB, "\t").replace(_PRE_NEWLINE, "\n").rstrip()
 
 
 IRREGULAR = ("its HTML has many tags that are never closed, too many to read as HTML in reasonable time; "

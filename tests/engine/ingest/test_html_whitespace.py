@@ -81,3 +81,13 @@ def test_pre_text_is_kept_as_written(lines):
     text = "\n".join(indent + "".join(w + gap for w, gap in words).rstrip(" \t") for indent, words in lines)
     assert html_to_text(f"<p>Before\n  it</p><pre>\n{text}\n</pre>after") == f"Before it\n\n{text.rstrip()}\n\nafter"
     assert re.sub(r"\s+", " ", html_to_text(f"<p>{text}</p>")) == html_to_text(f"<p>{text}</p>")
+
+
+@pytest.mark.parametrize("html, text", [
+    ("<pre>a\n\n\n\nb</pre>", "a\n\n\n\nb"),                      # blank lines inside kept (were cut to one)
+    ("<p>x</p><pre>\n  a\n\n\n b\n</pre><p>y</p>", "x\n\n  a\n\n\n b\n\ny"),
+    ("<pre>\n\n\nstart</pre>", "start"),                        # at the very start: as any line breaks
+    ("<pre>end\n\n\n</pre>after", "end\n\nafter"),              # at its end: they meet the block's own
+])
+def test_blank_lines_inside_pre_are_kept(html, text):
+    assert html_to_text(html) == text
