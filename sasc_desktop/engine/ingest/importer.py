@@ -123,13 +123,20 @@ class _Job:
         return self.results
 
 
+def _without_message_number(location: str) -> str:
+    """An mbox copy's location without its '#N' (the message's number in the mbox); any other
+    location as it is."""
+    path, hash_, n = location.rpartition("#")
+    return path if hash_ and n.isdigit() else location
+
+
 def mailbox_of(location: str) -> str:
     """The mailbox a copy's location is in: an mbox (its path without '#N'), or the folder of a
     message file (a maildir's, for its cur/ and new/). The same bytes twice in one mailbox are
     one copy: a re-import after the mbox grew (its '#N' moved) or a maildir file was renamed
     (its flags changed) adds no copy."""
-    path, hash_, n = location.rpartition("#")
-    if hash_ and n.isdigit():
+    path = _without_message_number(location)
+    if path != location:
         return path
     head, _, _ = location.replace("\\", "/").rpartition("/")
     folder, _, last = head.rpartition("/")
@@ -341,19 +348,17 @@ class Importer:
                 self._mailboxes.add((digest, sys.intern(mailbox_of(location))))
         for item, digest in zip(readable, digests):
             where = (digest, sys.intern(mailbox_of(item.location)))
+            seen = where in self._mailboxes       # this copy, or its twin in the same mailbox
+            self._mailboxes.add(where)
             if digest in self._fate:  # read earlier in this run: its fate decides (when it is stored)
-                new = where not in self._mailboxes
-                self._mailboxes.add(where)
-                job.repeats.append((item.location, copy_folder(item.data, item.folder) if new else None, digest))
+                job.repeats.append((item.location, None if seen else copy_folder(item.data, item.folder), digest))
             elif digest in stored:
-                if where in self._mailboxes:  # this copy (or its twin in the same mailbox)
+                if seen:
                     job.known += 1
                 else:
-                    self._mailboxes.add(where)
                     job.repeats.append((item.location, copy_folder(item.data, item.folder), digest))
             else:
                 self._fate[digest] = None
-                self._mailboxes.add(where)
                 job.todo.append((item.location, item.folder, item.data, digest))
         work = [t[:3] for t in job.todo]
         if pool is not None and len(work) > 1:
@@ -529,7 +534,7 @@ def _sent_place(folder: str, location: str) -> tuple[bool, bool]:
     location's path: '.../alice/sent.mbox#3', '.../.Sent/cur/1:2,S'), compared in this order
     between two copies of the same bytes (their folders are the same when they name it in an
     X-Folder header, and the location then tells them apart)."""
-    path = location.rpartition("#")[0] if re.search(r"#\d+$", location) else location
+    path = _without_message_number(location)
     tail = "/".join(path.replace("\\", "/").split("/")[-3:])
     return bool(_SENT.search(folder or "")), bool(_SENT.search(tail))
 
