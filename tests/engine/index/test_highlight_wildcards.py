@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from mailfactory import mbox, msg
+from mailfactory import ingested_project
 
-from sasc_desktop.engine.session import Session
 
 MAILS = [
     dict(message_id="<a@x>", subject="Pipeline budget review",
@@ -19,11 +18,7 @@ MAILS = [
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("hl")
-    src = root / "m.mbox"
-    src.write_bytes(mbox([msg(**m) for m in MAILS]))
-    s = Session.create(root / "proj")
-    s.ingest([src], workers=0)
+    s = ingested_project(tmp_path_factory.mktemp("hl"), MAILS)
     yield s
     s.close()
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from mailfactory import mbox, msg
+from mailfactory import ingested_project
 
 from sasc_desktop.engine.errors import QueryError, SascError
 from sasc_desktop.engine.records import SearchResult
-from sasc_desktop.engine.session import Session
 
 MAILS = [
     dict(message_id="<pn1@x>", subject="Budget review", body="The budget is late.",
@@ -30,11 +29,7 @@ MAILS = [
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("queries")
-    src = root / "m.mbox"
-    src.write_bytes(mbox([msg(**m) for m in MAILS]))
-    s = Session.create(root / "proj")
-    s.ingest([src], workers=0)
+    s = ingested_project(tmp_path_factory.mktemp("queries"), MAILS)
     yield s
     s.close()
 

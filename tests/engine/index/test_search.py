@@ -9,12 +9,11 @@ from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from mailfactory import mbox, msg
+from mailfactory import ingested_project
 
 from sasc_desktop.engine.errors import QueryError
 from sasc_desktop.engine.index.schema import (address_analyzer, address_items, analyse_terms, build_schema,
                                               frequency_items, positions_items)
-from sasc_desktop.engine.session import Session
 
 MAILS = [
     dict(message_id="<a@x>", subject="Pipeline budget review", body="The gas pipeline budget is over by ten percent.",
@@ -31,11 +30,7 @@ MAILS = [
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("search")
-    src = root / "m.mbox"
-    src.write_bytes(mbox([msg(**m) for m in MAILS]))
-    s = Session.create(root / "proj")
-    s.ingest([src], workers=0)
+    s = ingested_project(tmp_path_factory.mktemp("search"), MAILS)
     yield s
     s.close()
 

@@ -23,3 +23,14 @@ def mbox(messages: list[bytes]) -> bytes:
                             for line in m.split(b"\n"))
         out.append(b"From sender@example.org Mon Mar  5 10:00:00 2001\n" + quoted.rstrip(b"\n") + b"\n\n")
     return b"".join(out)
+
+
+def ingested_project(root, mails: list[dict]):
+    """A real project at ``root / "proj"`` holding ``mails`` (msg() keyword dicts) imported from
+    one mbox, as an open Session (close it when done)."""
+    from sasc_desktop.engine.session import Session
+    src = root / "m.mbox"
+    src.write_bytes(mbox([msg(**m) for m in mails]))
+    s = Session.create(root / "proj")
+    s.ingest([src], workers=0)
+    return s
