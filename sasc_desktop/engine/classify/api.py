@@ -403,7 +403,18 @@ def score_project(session, persona: str, progress: Optional[Progress] = None) ->
 
 
 _LOCK = threading.Lock()
-_SCORES: dict[tuple[str, str, int], dict[str, float]] = {}
+# (project root, persona, model version, mail state) -> doc_id -> probability. The mail state is
+# part of the key: mail ingested since (in this process or another) is scored on first use.
+_SCORES: dict[tuple[str, str, int, tuple[int, int]], dict[str, float]] = {}
+
+
+def _mail_state(con) -> tuple[int, int]:
+    """What the stored scores of the project's mail depend on, cheaply: the largest message row
+    id (a message was added) and the largest ``copies`` row id (the importer adds a copies row
+    for every copy it sees, also when a sender's copy replaces the kept copy's text). Both are
+    row id maxima, read in O(log n)."""
+    top, copies = con.execute("SELECT (SELECT MAX(id) FROM messages), (SELECT MAX(id) FROM copies)").fetchone()
+    return (top or 0, copies or 0)
 
 
 def _version(con, persona: str) -> int:
@@ -415,8 +426,9 @@ def _score_map(session, persona: str) -> dict[str, float]:
     for _ in range(5):
         con = session.store.con
         version = _version(con, persona)
+        state = _mail_state(con)  # (read before the scores: mail added meanwhile is seen by the next call)
         model = load_model(session, persona)  # raises NoModelError with a clear message
-        key = (str(session.root), persona, version)
+        key = (str(session.root), persona, version, state)
         with _LOCK:
             if key in _SCORES:
                 return _SCORES[key]
@@ -435,6 +447,8 @@ def _score_map(session, persona: str) -> dict[str, float]:
                                   "VALUES (?, ?, ?, ?)", [(persona, i, float(p), version) for i, p in zip(ids, probs)])
             scores.update(zip(missing, probs.astype(float).tolist()))
         with _LOCK:
+            for k in [k for k in _SCORES if k[:2] == key[:2]]:  # the maps of older states are of no use now
+                del _SCORES[k]
             _SCORES[key] = scores
         return scores
     raise SascError(f"the sensitivity model for {persona!r} kept changing while its scores were read; try again")
