@@ -279,7 +279,11 @@ class _Walker:
             self.notes.extend(f"nested message: {n}" for n in sub_notes)
             heads = [f"{h}: {decode_header_value(inner.get(h))[0]}" for h in ("From", "To", "Date", "Subject") if inner.get(h)]
             text = "\n".join(heads) + "\n\n" + body
-            extra = "\n\n".join(a.text for a in sub.attachments if a.text)
+            # Its text attachments are part of its text; the messages nested in it are listed
+            # as attachments of their own, each with its text: their text is not repeated here
+            # (it holds their nested messages' in turn: a chain of forwards would store the
+            # innermost text once for each message around it, twice over at each level).
+            extra = "\n\n".join(a.text for a in sub.attachments if a.text and not a.is_message)
             text = text + ("\n\n" + extra if extra else "")
             self.attachments.extend(a for a in sub.attachments if not a.text or a.is_message)
         subject = decode_header_value(inner.get("Subject"))[0] or "forwarded message"
