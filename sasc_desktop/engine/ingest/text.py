@@ -5,6 +5,7 @@ import codecs
 import re
 import unicodedata
 from email.header import decode_header
+from functools import lru_cache
 from html.parser import HTMLParser
 from html import unescape
 
@@ -17,6 +18,11 @@ _SUPERSETS = {
 }
 
 
+def _name(declared: str | None) -> str:
+    return (declared or "").strip().strip('"\'').lower()
+
+
+@lru_cache(maxsize=256)
 def _codec(name: str | None) -> str | None:
     if not name:
         return None
@@ -31,10 +37,19 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str | None]:
     """Decode ``data`` as mail clients do. Pure ASCII is ASCII. A declared single-byte charset
     whose bytes are in fact valid UTF-8 is UTF-8 (the commonest lie); otherwise the declared
     charset (or its usual superset), then UTF-8, then cp1252; bytes that fit none are replaced.
-    Returns (text, note); the note says what was repaired, or None."""
+    Returns (text, note); the note says what was repaired, or None. A charset written in 7-bit
+    bytes that do not mean what they mean in ASCII (ISO-2022-JP/KR, UTF-7, HZ: escape
+    sequences, shifts, modified base64) is decoded as declared, also when every byte is ASCII
+    (it always is); only bytes that are not valid in it are taken as ASCII, with a note."""
     if data.isascii():
-        return data.decode("ascii"), None
-    name = (declared or "").strip().strip('"\'').lower()
+        codec = _codec(declared) if declared else None
+        if codec is None or not _is_seven_bit(codec):
+            return data.decode("ascii"), None
+        try:
+            return data.decode(codec), None
+        except UnicodeDecodeError:
+            return data.decode("ascii"), f"declared {_name(declared)} but not valid; decoded as ascii"
+    name = _name(declared)
     codec = _codec(_SUPERSETS.get(name, name))
     if codec in _SINGLE_BYTE:
         try:
@@ -57,6 +72,12 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str | None]:
             continue
     text = data.decode(codec or "utf-8", errors="replace")
     return text, f"{why}; {text.count(chr(0xFFFD))} undecodable byte(s) replaced"
+
+
+def _is_seven_bit(codec: str) -> bool:
+    """Whether ``codec`` writes its text in 7-bit bytes that are not ASCII's text: ASCII bytes
+    declared so must be decoded so."""
+    return codec.startswith("iso2022_") or codec in ("utf-7", "hz")
 
 
 _SINGLE_BYTE = {"cp1252", "iso8859-15", "iso8859-2", "cp1250", "cp1251", "koi8-r", "mac-roman", "ascii"}
