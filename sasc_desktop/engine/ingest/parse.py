@@ -14,7 +14,8 @@ from email.policy import compat32
 from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime
 
 from ..records import Attachment, Message
-from .text import decode_bytes, decode_header_value, html_to_text_checked, safe_filename, unique_names
+from .text import (decode_bytes, decode_header_value, html_to_text_checked, read_undeclared, safe_filename,
+                   unique_names)
 
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+[ \t]*:")
 _MSGID = re.compile(r"<([^<>\s]+)>")
@@ -83,11 +84,11 @@ def _check_looks_like_mail(raw: bytes) -> None:
         raise MalformedMessage("no email headers: the first line is not a 'Name: value' header")
 
 
-def _header(msg: EmailMessage, name: str, notes: list[str]) -> str:
+def _header(msg: EmailMessage, name: str, notes: list[str], fallback: str | None = None) -> str:
     values = msg.get_all(name)
     if not values:
         return ""
-    text, header_notes = decode_header_value(values[0])
+    text, header_notes = decode_header_value(values[0], fallback)
     notes.extend(f"{name} {n}" for n in header_notes)
     return text
 
@@ -153,21 +154,14 @@ def _part_text(part: EmailMessage, notes: list[str], what: str) -> str:
 _MIME_HEADERS = ("content-type", "content-disposition")
 
 
-def _eight_bit(value: str) -> tuple[str, str | None]:
+def _eight_bit(value: str, fallback: str | None = None) -> tuple[str, str | None]:
     """A raw header value as compat32 keeps it (bytes over 127 as surrogate escapes) -> (text,
-    the codec its 8-bit bytes were decoded with: UTF-8, else cp1252; None when it had none)."""
-    data = value.encode("utf-8", "surrogateescape")
-    if data.isascii():
-        return value, None
-    for codec in ("utf-8", "cp1252"):
-        try:
-            return data.decode(codec), codec
-        except UnicodeDecodeError:
-            continue
-    return data.decode("utf-8", "replace"), "utf-8"  # (cp1252 leaves only 5 bytes undefined)
+    the codec its 8-bit bytes were decoded with: UTF-8, else the message's declared charset
+    ``fallback``, else cp1252; None when it had none): :func:`read_undeclared`."""
+    return read_undeclared(value.encode("utf-8", "surrogateescape"), fallback)
 
 
-def _mime_view(part: EmailMessage) -> tuple[EmailMessage, str | None]:
+def _mime_view(part: EmailMessage, fallback: str | None = None) -> tuple[EmailMessage, str | None]:
     """``part`` itself, or, when its Content-Type or Content-Disposition holds raw 8-bit bytes
     (an unencoded 'résumé.pdf'), a copy of those two headers with the bytes decoded: compat32
     hands such a header over as an email.header.Header, whose text has every such byte replaced
@@ -177,16 +171,16 @@ def _mime_view(part: EmailMessage) -> tuple[EmailMessage, str | None]:
         return part, None
     view, used = EmailMessage(), None
     for key, value in raw:
-        text, codec = _eight_bit(value) if isinstance(value, str) else (str(value), None)
+        text, codec = _eight_bit(value, fallback) if isinstance(value, str) else (str(value), None)
         used = used or codec
         view[key] = text
     return view, used
 
 
-def _filename(part: EmailMessage) -> str:
+def _filename(part: EmailMessage, fallback: str | None = None) -> str:
     """The file name a part gives itself (Content-Disposition filename, else Content-Type name),
     RFC 2231 values collapsed, raw 8-bit bytes decoded (:func:`_mime_view`)."""
-    view, _ = _mime_view(part)
+    view, _ = _mime_view(part, fallback)
     name = view.get_filename() or view.get_param("name")
     return collapse_rfc2231_value(name).strip() if name else ""
 
@@ -205,8 +199,9 @@ _TEXT_TYPES = {"application/csv", "application/xhtml+xml", "application/json", "
 
 
 class _Walker:
-    def __init__(self, notes: list[str]):
+    def __init__(self, notes: list[str], fallback: str | None = None):
         self.notes = notes
+        self.fallback = fallback  # the message's declared text charset: for raw 8-bit names
         self.plain: list[str] = []
         self.html: list[str] = []
         self.attachments: list[Attachment] = []
@@ -239,9 +234,9 @@ class _Walker:
         return children[-1]
 
     def _attachment(self, part: EmailMessage) -> None:
-        original, name_notes = decode_header_value(_filename(part))
+        original, name_notes = decode_header_value(_filename(part, self.fallback))
         self.notes.extend(f"attachment name {n}" for n in name_notes)
-        codec = _mime_view(part)[1]
+        codec = _mime_view(part, self.fallback)[1]
         if codec and not original.isascii():
             self.notes.append(f"attachment name {original!r} has unencoded 8-bit bytes; decoded as {codec}")
         ctype = part.get_content_type()
@@ -273,7 +268,7 @@ class _Walker:
             text = None
         else:
             sub_notes: list[str] = []
-            sub = _Walker(sub_notes)
+            sub = _Walker(sub_notes, self.fallback)
             sub.walk(inner, depth + 1)
             body = sub.body()  # (before its notes are taken: it may add one)
             self.notes.extend(f"nested message: {n}" for n in sub_notes)
@@ -306,6 +301,17 @@ class _Walker:
         return "\n\n".join(texts).strip()
 
 
+def _declared_charset(msg: EmailMessage) -> str | None:
+    """The first charset the message declares for a text part, other than ASCII (which says
+    nothing about 8-bit bytes), or None."""
+    for part in msg.walk():
+        if part.get_content_maintype() == "text":
+            charset = part.get_content_charset()
+            if charset and charset not in ("us-ascii", "ascii"):
+                return charset
+    return None
+
+
 def copy_folder(raw: bytes, folder: str) -> str:
     """The folder :func:`parse_message` gives the copy ``raw`` found in ``folder`` (its X-Folder
     header, else ``folder``), reading its headers only."""
@@ -328,7 +334,11 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     if not msg.keys():
         raise MalformedMessage("no email headers found")
     notes: list[str] = []
-    h = lambda name: _header(msg, name, notes)  # noqa: E731
+    # The charset the message declares for its text: how raw 8-bit header bytes are read when
+    # they are not UTF-8 (looked for only when a header has such bytes).
+    fallback = _declared_charset(msg) if any(not v.isascii() for _, v in msg.raw_items()
+                                             if isinstance(v, str)) else None
+    h = lambda name: _header(msg, name, notes, fallback)  # noqa: E731
 
     message_id = _message_id(h("Message-ID"))
     synthetic = not message_id
@@ -353,7 +363,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
 
     sender, to, cc, bcc = h("From"), h("To"), h("Cc"), h("Bcc")
     subject = h("Subject")
-    walker = _Walker(notes)
+    walker = _Walker(notes, fallback)
     walker.walk(msg)
     body = walker.body()
     # One message's attachments have distinct names (a/report.txt and b/report.txt are both

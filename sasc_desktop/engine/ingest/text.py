@@ -83,11 +83,52 @@ def _is_seven_bit(codec: str) -> bool:
 _SINGLE_BYTE = {"cp1252", "iso8859-15", "iso8859-2", "cp1250", "cp1251", "koi8-r", "mac-roman", "ascii"}
 
 
-def decode_header_value(value) -> tuple[str, list[str]]:
+def read_undeclared(data: bytes, fallback: str | None = None) -> tuple[str, str | None]:
+    """Header bytes no charset was declared for (raw 8-bit bytes, not RFC 2047 encoded), as
+    mail clients read them: UTF-8 when they are valid UTF-8, else the charset the message
+    declares for its text (``fallback``: a sender that writes 8-bit headers writes them in it),
+    else cp1252 (its 5 undefined bytes replaced). Returns (text, the codec used; None for
+    ASCII)."""
+    if data.isascii():
+        return data.decode("ascii"), None
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    name = _name(fallback)
+    codec = _codec(_SUPERSETS.get(name, name))
+    if codec and codec not in ("utf-8", "cp1252") and not _is_seven_bit(codec):
+        try:
+            text = data.decode(codec)
+            if not _C1.search(text):  # (C1 controls: the bytes are not in that charset)
+                return text, codec
+        except UnicodeDecodeError:
+            pass
+    return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def decode_undeclared(data: bytes, fallback: str | None = None) -> tuple[str, str | None]:
+    """:func:`read_undeclared` -> (text, note): how bytes that are not UTF-8 were read (None
+    for ASCII or UTF-8)."""
+    text, codec = read_undeclared(data, fallback)
+    if codec in (None, "utf-8"):
+        return text, None
+    how = "the charset the message declares" if codec != "cp1252" else ""
+    replaced = text.count("\ufffd") if codec == "cp1252" else 0
+    return text, ("undeclared 8-bit bytes, not UTF-8; decoded as " + codec + (f", {how}" if how else "")
+                  + (f"; {replaced} undecodable byte(s) replaced" if replaced else ""))
+
+
+def decode_header_value(value, fallback: str | None = None) -> tuple[str, list[str]]:
     """A header value (str, or compat32 Header) with RFC 2047 encoded words decoded. The value
     is unfolded first: the whitespace of a fold is a space between words, dropped only between
     two encoded words (RFC 2047 6.2); email.header.decode_header reads a folded value line by
-    line and drops each line's leading whitespace, gluing 'Lucía Fernández' to '<l@x.com>'."""
+    line and drops each line's leading whitespace, gluing 'Lucía Fernández' to '<l@x.com>'.
+    Raw 8-bit bytes (no charset declared) are read by :func:`decode_undeclared`, ``fallback``
+    being the charset the message declares for its text."""
     if value is None:
         return "", []
     if isinstance(value, str):
@@ -103,8 +144,9 @@ def decode_header_value(value) -> tuple[str, list[str]]:
             out.append(chunk)
             continue
         if charset in (None, "unknown-8bit"):
-            charset = None if charset is None and all(b < 128 for b in chunk) else "utf-8"
-        text, note = decode_bytes(chunk, charset)
+            text, note = decode_undeclared(chunk, fallback)
+        else:
+            text, note = decode_bytes(chunk, charset)
         if note:
             notes.append(f"header: {note}")
         out.append(text)
