@@ -93,6 +93,38 @@ def _header(msg: EmailMessage, name: str, notes: list[str], fallback: str | None
     return text
 
 
+_NEEDS_QUOTES = re.compile(r'[][\\()<>@,:;".]')
+
+
+def _address_header(msg: EmailMessage, name: str, notes: list[str], fallback: str | None = None) -> str:
+    """An address header decoded so that it reads back as the addresses it holds: the raw value
+    is what says who the addresses are; decoding only makes the display names readable. An
+    encoded word whose text holds address syntax ('=?utf-8?Q?ceo=40bank.com?= <x@evil.org>')
+    would, decoded as it stands, read as another address ('ceo@bank.com'): when the decoded
+    value reads as other addresses than the raw one, it is written again from the raw value's
+    addresses with each decoded display name quoted where it needs to be."""
+    text = _header(msg, name, notes, fallback)
+    raw = msg.get(name)
+    if raw is not None and not isinstance(raw, str):  # a Header: the value has raw 8-bit bytes
+        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+    if not isinstance(raw, str) or "=?" not in raw:
+        return text
+    pairs = getaddresses([_unfold_raw(raw)])
+    if [a for _, a in pairs] == [a for _, a in getaddresses([text])]:
+        return text
+    out = []
+    for display, addr in pairs:
+        display = decode_header_value(display, fallback)[0] if display else ""
+        if display and _NEEDS_QUOTES.search(display):
+            display = '"' + display.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out.append(f"{display} <{addr}>" if display and addr else display or addr)
+    return ", ".join(o for o in out if o)
+
+
+def _unfold_raw(value: str) -> str:
+    return re.sub(r"\r?\n[ \t]+", " ", value)
+
+
 def _message_id(value: str) -> str:
     m = _MSGID.search(value or "")
     if m:
@@ -339,6 +371,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     fallback = _declared_charset(msg) if any(not v.isascii() for _, v in msg.raw_items()
                                              if isinstance(v, str)) else None
     h = lambda name: _header(msg, name, notes, fallback)  # noqa: E731
+    ah = lambda name: _address_header(msg, name, notes, fallback)  # noqa: E731
 
     message_id = _message_id(h("Message-ID"))
     synthetic = not message_id
@@ -361,7 +394,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     else:
         notes.append("no Date header")
 
-    sender, to, cc, bcc = h("From"), h("To"), h("Cc"), h("Bcc")
+    sender, to, cc, bcc = ah("From"), ah("To"), ah("Cc"), ah("Bcc")
     subject = h("Subject")
     walker = _Walker(notes, fallback)
     walker.walk(msg)
@@ -373,7 +406,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     from_addrs = addresses(sender)
     return Message(
         message_id=message_id, synthetic_id=synthetic, date=date_iso, timestamp=ts,
-        sender=sender, to=to, cc=cc, bcc=bcc, reply_to=h("Reply-To"), subject=subject,
+        sender=sender, to=to, cc=cc, bcc=bcc, reply_to=ah("Reply-To"), subject=subject,
         in_reply_to=(_id_list(h("In-Reply-To")) or ("",))[0], references=_id_list(h("References")),
         folder=h("X-Folder") or folder, importance=h("Importance"),
         priority=h("X-Priority") or h("Priority"), sensitivity_header=h("Sensitivity"),
