@@ -297,10 +297,38 @@ def load_model(session, persona: str) -> SensitivityClassifier:
                        f"train one with 'sasc classify train {session.root} --persona {persona}'")
 
 
-def _write_scores(con, persona: str, version: int, ids: np.ndarray, probs: np.ndarray) -> None:
+def _write_scores(con, persona: str, version: int, ids: np.ndarray, probs: np.ndarray, copies: int) -> None:
+    """Replace the persona's scores by these, computed from the mail as it was when the largest
+    copies row id was ``copies`` (or later)."""
     con.execute("DELETE FROM scores WHERE persona = ?", (persona,))
     con.executemany("INSERT INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?)",
                     zip([persona] * len(ids), ids.tolist(), probs.astype(float).tolist(), [version] * len(ids)))
+    _set_scored_through(con, persona, copies)
+
+
+# Which text the stored scores were computed from. A message's text changes in place when a
+# sender's copy replaces the kept copy (it has the Bcc; the importer rewrites body, Bcc and
+# attachments in the same row and adds a copies row for that copy, as for every copy it sees).
+# Copies rows are only ever added, with growing ids, so "every message with a copies row above
+# N" holds every message added or rewritten since the largest copies id was N: the persona's
+# scores record that N (in the meta table, in the transaction that writes them, read BEFORE the
+# text was), and a message with a newer copy is scored again on first use.
+_SCORED_THROUGH = "classify.scores_copies:"
+
+
+def _scored_through(con, persona: str) -> Optional[int]:
+    """The largest copies row id when the persona's stored scores were computed (None: stored
+    by a version that did not record it)."""
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (_SCORED_THROUGH + persona,)).fetchone()
+    try:
+        return int(row[0]) if row else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _set_scored_through(con, persona: str, copies: int) -> None:
+    con.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (_SCORED_THROUGH + persona, str(int(copies))))
 
 
 def _forget_scores(session, persona: str) -> None:
@@ -329,6 +357,7 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     if models.exists() and not models.is_dir():  # the model could not be saved: say so before fitting
         raise ProjectError(unwritable_message(models, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)),
                                            "the sensitivity model cannot be saved"))
+    state = _mail_state(session.store.con)  # (before the text is read: see _SCORED_THROUGH)
     fm = project_features(session, progress)
     ids, y = _labels(session, persona)
     rows = fm.rows(ids)
@@ -364,7 +393,7 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
                         "path = excluded.path, kind = excluded.kind, trained_at = excluded.trained_at, "
                         "feature_key = excluded.feature_key, info = excluded.info",
                         (persona, version, path.name, kind, trained_at, fm.key, json.dumps(info.to_json())))
-            _write_scores(con, persona, version, fm.ids, probs)
+            _write_scores(con, persona, version, fm.ids, probs, state[1])
     except BaseException:
         forget_model_file(path)  # never committed: nobody will read it
         try:
@@ -392,12 +421,13 @@ def score_project(session, persona: str, progress: Optional[Progress] = None) ->
     version = _version(session.store.con, persona)
     model = load_model(session, persona)
     progress.update(0, None, "reading and scoring messages")
+    state = _mail_state(session.store.con)  # (before the text is read: see _SCORED_THROUGH)
     ids, X = model.space_.transform_store(session.store)
     probs = model.proba_positive(X)
     progress.check()
     with session.store.transaction() as con:
         if _version(con, persona) == version:  # else a training committed meanwhile: its scores stand
-            _write_scores(con, persona, version, ids, probs)
+            _write_scores(con, persona, version, ids, probs, state[1])
     _forget_scores(session, persona)
     return len(ids)
 
@@ -432,26 +462,41 @@ def _score_map(session, persona: str) -> dict[str, float]:
         with _LOCK:
             if key in _SCORES:
                 return _SCORES[key]
+        recorded = _scored_through(con, persona)
+        through = recorded if recorded is not None else _legacy_scored_through(session, persona, state)
         scores = {d: p for d, p in con.execute(
             "SELECT m.doc_id, s.prob FROM scores s JOIN messages m ON m.id = s.message WHERE s.persona = ?", (persona,))}
-        rows = con.execute("SELECT id, doc_id FROM messages WHERE id NOT IN "
-                           "(SELECT message FROM scores WHERE persona = ?) ORDER BY id", (persona,)).fetchall()
-        if rows:  # messages ingested after training: score them with the saved model
-            ids, missing = [r[0] for r in rows], [r[1] for r in rows]
-            probs = model.proba_positive(doc_matrix(session, model, missing))
-            if not session.store.read_only:  # (open for reading only: scored, not stored)
-                with session.store.transaction() as c:
-                    if _version(c, persona) != version:
-                        continue  # a training committed meanwhile (another thread): its scores stand; start again
-                    c.executemany("INSERT OR IGNORE INTO scores(persona, message, prob, model_version) "
-                                  "VALUES (?, ?, ?, ?)", [(persona, i, float(p), version) for i, p in zip(ids, probs)])
-            scores.update(zip(missing, probs.astype(float).tolist()))
+        # messages ingested after training, and messages whose text a later copy replaced
+        # (see _SCORED_THROUGH): score them with the saved model
+        rows = con.execute("SELECT id, doc_id FROM messages WHERE id NOT IN (SELECT message FROM scores WHERE persona = ?) "
+                           "OR id IN (SELECT message FROM copies WHERE id > ?) ORDER BY id", (persona, through)).fetchall()
+        probs = np.zeros(0)
+        if rows:
+            probs = model.proba_positive(doc_matrix(session, model, [r[1] for r in rows]))
+        if (rows or recorded != state[1]) and not session.store.read_only:  # (open for reading only: not stored)
+            with session.store.transaction() as c:
+                if _version(c, persona) != version:
+                    continue  # a training committed meanwhile (another thread): its scores stand; start again
+                c.executemany("INSERT INTO scores(persona, message, prob, model_version) VALUES (?, ?, ?, ?) "
+                              "ON CONFLICT(persona, message) DO UPDATE SET prob = excluded.prob, "
+                              "model_version = excluded.model_version",
+                              [(persona, r[0], float(p), version) for r, p in zip(rows, probs)])
+                _set_scored_through(c, persona, state[1])
+        scores.update(zip([r[1] for r in rows], probs.astype(float).tolist()))
         with _LOCK:
             for k in [k for k in _SCORES if k[:2] == key[:2]]:  # the maps of older states are of no use now
                 del _SCORES[k]
             _SCORES[key] = scores
         return scores
     raise SascError(f"the sensitivity model for {persona!r} kept changing while its scores were read; try again")
+
+
+def _legacy_scored_through(session, persona: str, state: tuple[int, int]) -> int:
+    """For scores stored by a version that did not record which text they were computed from:
+    when the mail is still what the model was trained on (its message set key), all of it
+    (``state``'s copies id); else none of it (0: every message is scored again, once)."""
+    row = session.store.con.execute("SELECT feature_key FROM classifier_models WHERE persona = ?", (persona,)).fetchone()
+    return state[1] if row and row[0] == message_set_key(session)[0] else 0
 
 
 def probabilities(session, persona: str) -> dict[str, float]:

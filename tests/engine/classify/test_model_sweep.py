@@ -153,14 +153,14 @@ def test_the_lock_is_held_from_writing_until_the_commit_has_ended(root, monkeypa
     seen = []
     real = api._write_scores
 
-    def check_lock(con, persona, version, ids, probs):
+    def check_lock(con, persona, version, ids, probs, *more):
         (held,) = api._WRITING.values()  # the one writer's lock this process holds
         row_file = held.path
         fd = lock_file(lock_path(row_file), create=False)
         seen.append((row_file.name, fd is None, lock_path(row_file).exists()))
         if fd is not None:
             unlock_file(fd)
-        return real(con, persona, version, ids, probs)
+        return real(con, persona, version, ids, probs, *more)
     monkeypatch.setattr(api, "_write_scores", check_lock)
     with Session.open(root) as s:
         train(s, "p1", kind="lr", full=True)

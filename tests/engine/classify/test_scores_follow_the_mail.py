@@ -84,3 +84,78 @@ def test_mail_ingested_after_the_scores_were_read_is_scored_on_first_use(tmp_pat
     api._SCORES.clear()
     assert probabilities(s, "p1") == probs
     s.close()
+
+
+# ------------------------------------------------------------------------------ text replaced in place
+# A sender's copy (in Sent, with the Bcc) arriving after a recipient's copy replaces the kept
+# copy's text in the same message row; the stored score of that row is then scored again.
+_SECRET = ("my divorce lawyer says the settlement is confidential, SSN 123-45-6789, card 4111 1111 1111 1111, "
+           "salary, hospital, wife.")
+
+
+def _sender_copy(s, doc_id: str) -> str:
+    """The sender's copy of a stored message: same Message-ID and subject, a Bcc and another body."""
+    d = s.document(doc_id)
+    return _eml(doc_id, d["subject"], _SECRET, sender="ann@corp.com",
+                extra="Bcc: secret@x.com\nX-Folder: Sent Items\n")
+
+
+def _agree(s, doc_id: str, persona: str = "p1") -> float:
+    """The score every way of reading it gives: the score map, the stored row, explain, the model."""
+    model = load_model(s, persona)
+    expected = float(model.predict_proba_docs(s, [doc_id])[0])
+    assert probabilities(s, persona)[doc_id] == expected
+    assert probabilities_for(s, persona, [doc_id]).tolist() == [expected]
+    assert _stored(s, doc_id, persona) == expected
+    assert explain(s, doc_id, persona)["probability"] == expected
+    return expected
+
+
+def test_a_sender_copy_that_replaces_the_text_is_scored_again(tmp_path):
+    s = _project(tmp_path)
+    train(s, "p1")
+    before = probabilities(s, "p1")                               # in memory now
+    s.ingest([_mail(tmp_path, "sent1", {"1.eml": _sender_copy(s, "m1@corp.com")})], workers=1)
+    assert tuple(s.store.con.execute("SELECT COUNT(*), MAX(bcc) FROM messages").fetchone()) == (60, "secret@x.com")
+    after = _agree(s, "m1@corp.com")
+    assert after > before["m1@corp.com"] + 0.2                    # the new text is the sensitive one
+    probs = probabilities(s, "p1")
+    assert {d: p for d, p in probs.items() if d != "m1@corp.com"} == \
+        {d: p for d, p in before.items() if d != "m1@corp.com"}  # the others are as they were
+
+    # replaced by another process, read by a process that starts afresh: the stored score is stale
+    with Session.open(tmp_path / "proj") as other:
+        other.ingest([_mail(tmp_path, "sent2", {"5.eml": _sender_copy(other, "m5@corp.com")})], workers=1)
+    api._SCORES.clear()
+    assert _agree(s, "m5@corp.com") > before["m5@corp.com"] + 0.2
+    assert _agree(s, "m1@corp.com") == after
+    s.close()
+
+
+def test_scores_stored_before_the_text_they_came_from_was_recorded(tmp_path):
+    """Scores an older version stored (no record of the text they came from) are trusted while
+    the mail is the one the model was trained on, and all scored again once when it is not."""
+    s = _project(tmp_path)
+    train(s, "p1")
+    con = s.store.con
+
+    def as_an_older_version_left_it():
+        with s.store.transaction() as c:
+            c.execute("DELETE FROM meta WHERE key = 'classify.scores_copies:p1'")
+            c.execute("UPDATE scores SET prob = 0.5 WHERE message = (SELECT id FROM messages WHERE doc_id = 'm2@corp.com')")
+        api._SCORES.clear()
+
+    as_an_older_version_left_it()
+    assert probabilities(s, "p1")["m2@corp.com"] == 0.5           # the mail is unchanged: trusted
+    top = con.execute("SELECT MAX(id) FROM copies").fetchone()[0]
+    assert tuple(con.execute("SELECT value FROM meta WHERE key = 'classify.scores_copies:p1'").fetchone()) == (str(top),)
+
+    as_an_older_version_left_it()
+    s.ingest([_mail(tmp_path, "sent", {"1.eml": _sender_copy(s, "m1@corp.com")})], workers=1)
+    model = load_model(s, "p1")
+    docs = sorted(probabilities(s, "p1"))
+    assert len(docs) == 60
+    assert np.allclose([probabilities(s, "p1")[d] for d in docs], model.predict_proba_docs(s, docs), rtol=0, atol=1e-12)
+    assert probabilities(s, "p1")["m2@corp.com"] != 0.5
+    assert _agree(s, "m1@corp.com") > 0.5
+    s.close()
