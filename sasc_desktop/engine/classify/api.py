@@ -718,12 +718,25 @@ def _check_folds(y: np.ndarray, folds: int) -> None:
         raise InputError(f"{folds}-fold cross-validation is not possible here: {why} ({got}); use {choices}")
 
 
+MAX_SEED = 2 ** 32 - 1  # numpy's and scikit-learn's random seeds are 0 .. 2**32 - 1
+
+
+def check_seed(seed: Any) -> int:
+    """A cross-validation seed as an int, or an InputError saying what a seed may be."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise InputError(f"the cross-validation seed must be a whole number, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise InputError(f"the cross-validation seed must be between 0 and {MAX_SEED}, got {int(seed)}")
+    return int(seed)
+
+
 def nested_cv(X, y: np.ndarray, splits, kind: str = DEFAULT_KIND, beta: float = 1.0, seed: int = 0,
               progress: Optional[Progress] = None) -> list[dict[str, Any]]:
     """The outer loop of ``cross_validate`` for given outer ``splits`` ((train, test) index
     pairs): one model per fold, fitted (C, calibration and threshold chosen by its own inner
     cross-validation) on the training rows of X and y only; its test rows are only predicted.
     Returns per fold the model, the test rows and their probabilities."""
+    seed = check_seed(seed)
     progress = ensure(progress)
     out, k = [], len(splits)
     for i, (tr, te) in enumerate(splits):
@@ -748,7 +761,9 @@ def cross_validate(session, persona: str, folds: int = 5, optimise: str = "f1", 
     by its own inner cross-validation; the outer test fold is only ever predicted. Measures
     are over the pooled outer predictions. The threshold maximises F1 or F2 (``optimise``), or
     F-beta for a given ``beta`` (which then overrides ``optimise``). Every outer training fold
-    must keep 2 judgments of each class (an InputError names a fold count that works)."""
+    must keep 2 judgments of each class (an InputError names a fold count that works). ``seed``
+    (0 to 2**32 - 1) shuffles the folds and seeds the models."""
+    seed = check_seed(seed)
     betas = {"f1": 1.0, "f2": 2.0}
     if beta is not None:
         beta = check_beta(beta)
