@@ -25,9 +25,27 @@ PROJECT_INTERNALS = {"index": "its search index", "models": "its models", "expor
                      MARKER: "its project file"}
 PST_SIGNATURE = b"!BDN"  # the first bytes of every Outlook PST (and OST) file
 
-# An mbox separator: "From " at the start of the file or after an empty line.
-_SEPARATOR = re.compile(rb"(?:\A|(?<=\n\n)|(?<=\n\r\n))From [^\n]*\n")
+# What may come before an mbox's first "From " line: a UTF-8 byte order mark, blank lines.
+_LEAD = re.compile(rb"(?:\xef\xbb\xbf)?(?:\r?\n)*")
+# A strict From_ line: 'From <address or -> <weekday> <month> <day> <hh:mm[:ss]> [zone] <yyyy>'.
+_STRICT_FROM = (rb"From \S+ +(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) +(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                rb" +\d{1,2} +\d{1,2}:\d\d(?::\d\d)? +(?:[A-Za-z+-][A-Za-z0-9+-]* +)?\d{4}[ \t\r]*\n")
+_STRICT = re.compile(_STRICT_FROM)
+# An mbox separator (group 1 or 2): "From " at the start of the file (after a byte order mark
+# and blank lines) or after an empty line; or a strict From_ line after any line (mailboxes
+# whose writer put no blank line between messages; a body line "From here on..." is none).
+_SEPARATOR = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?(?:\r?\n)*|(?<=\n\n)|(?<=\n\r\n))(From [^\n]*\n)"
+                        rb"|(?<=\n)(" + _STRICT_FROM + rb")")
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
+def starts_mbox(head: bytes) -> bool:
+    """Whether a file beginning with ``head`` is an mbox: "From " first, after a UTF-8 byte
+    order mark and blank lines if any."""
+    return head[_LEAD.match(head).end():].startswith(b"From ")
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(4096)
 
 
 def project_root_of(folder: Path) -> Path | None:
@@ -55,8 +73,7 @@ def source_kind(path: Path) -> str:
     if path.suffix.lower() == ".pst":
         return "pst"
     if path.is_file():
-        with open(path, "rb") as f:
-            return "mbox" if f.read(5) == b"From " else "message"
+        return "mbox" if starts_mbox(_head(path)) else "message"
     raise InputError(f"{path}: no such file or folder")
 
 
@@ -95,9 +112,10 @@ def _count_mbox(path: Path) -> int:
 
 
 def _separators(mm) -> list[tuple[int, int]]:
-    """(start, end) of every mbox separator line: "From " at the start of the file or after an
-    empty line, up to and including its newline. Same matches as _SEPARATOR, found with find()
-    (C speed) instead of a regex tried at every byte."""
+    """(start, end) of every mbox separator line, up to and including its newline: "From " at
+    the start of the file (after a byte order mark and blank lines) or after an empty line, or
+    a strict From_ line after any line. Same matches as _SEPARATOR, found with find() (C
+    speed) instead of a regex tried at every byte."""
     found = []
     size = len(mm)
 
@@ -106,14 +124,14 @@ def _separators(mm) -> list[tuple[int, int]]:
         if nl >= 0:
             found.append((start, nl + 1))
 
-    if mm[:5] == b"From ":
-        line(0)
-    pos = 0
+    pos = _LEAD.match(mm).end()
+    if mm[pos:pos + 5] == b"From ":
+        line(pos)
     while True:
         i = mm.find(b"\nFrom ", pos)
         if i < 0:
             break
-        if (i >= 1 and mm[i - 1] == 10) or (i >= 2 and mm[i - 2:i] == b"\n\r"):
+        if (i >= 1 and mm[i - 1] == 10) or (i >= 2 and mm[i - 2:i] == b"\n\r") or _STRICT.match(mm, i + 1):
             line(i + 1)
         pos = i + 1
         if pos >= size:
@@ -173,11 +191,10 @@ def _walk_files(root: Path) -> Iterator[tuple[Path, str, str]]:
                 yield p, "pst" if _has_pst_signature(p) else "not-pst", folder
                 continue
             try:
-                with open(p, "rb") as f:
-                    head = f.read(5)
+                head = _head(p)
             except OSError:
                 head = b""
-            yield p, ("mbox" if head == b"From " else "message"), folder
+            yield p, ("mbox" if starts_mbox(head) else "message"), folder
 
 
 def _read(path: Path, folder: str) -> RawItem:

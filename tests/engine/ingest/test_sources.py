@@ -3,11 +3,25 @@ from hypothesis import given, settings, strategies as st
 
 from sasc_desktop.engine.ingest.sources import _SEPARATOR, _separators
 
-pieces = st.lists(st.sampled_from([b"From ", b"From x@y Mon\n", b"\n", b"\r\n", b"\n\n", b"x", b">From ", b"\r"]),
+pieces = st.lists(st.sampled_from([b"From ", b"From x@y Mon\n", b"\n", b"\r\n", b"\n\n", b"x", b">From ", b"\r",
+                                   b"From - Mon Mar  5 10:00:00 2001\n", b"From a@b Tue Jan 1 1:00 PST 2001\r\n",
+                                   b"From a@b Sun Dec 31 23:59:59 +0000 2000\n", b"From here on\n", b"\xef\xbb\xbf"]),
                   max_size=40).map(b"".join)
+
+
+def reference(data: bytes) -> list[tuple[int, int]]:
+    return [m.span(m.lastindex) for m in _SEPARATOR.finditer(data)]
 
 
 @settings(max_examples=500, deadline=None)
 @given(pieces)
 def test_separators_match_reference_regex(data):
-    assert _separators(data) == [(m.start(), m.end()) for m in _SEPARATOR.finditer(data)]
+    assert _separators(data) == reference(data)
+
+
+def test_reference_examples():
+    assert reference(b"From a\nx\n\nFrom b\n") == [(0, 7), (10, 17)]
+    assert reference(b"\xef\xbb\xbf\r\n\nFrom a\n") == [(6, 13)]
+    # a strict From_ line after any line; a loose one only after a blank line
+    strict = b"From - Mon Mar  5 10:00:00 2001\n"
+    assert reference(b"From a\nx\n" + strict + b"From here on\n") == [(0, 7), (9, 9 + len(strict))]
