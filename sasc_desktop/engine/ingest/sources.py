@@ -139,12 +139,15 @@ def _separators(mm) -> list[tuple[int, int]]:
     return found
 
 
-def iter_mbox(path: Path, folder: str, start: int = 0) -> Iterator[RawItem]:
-    """Messages of an mbox (mboxrd unquoting: one '>' is removed from '>From ' lines)."""
+def iter_mbox(path: Path, folder: str, start: int = 0, single: str | None = None) -> Iterator[RawItem]:
+    """Messages of an mbox (mboxrd unquoting: one '>' is removed from '>From ' lines), in
+    ``folder``, or in ``single`` (when given) if the file holds one message only."""
     if path.stat().st_size == 0:
         return
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         found = _separators(mm)
+        if single is not None and len(found) <= 1:
+            folder = single
         starts = [e for _, e in found]
         ends = [s for s, _ in found][1:] + [len(mm)]
         for n, (a, b) in enumerate(zip(starts, ends), 1):
@@ -211,7 +214,7 @@ def iter_source(path: Path) -> Iterator[RawItem]:
     path = Path(path)
     kind = source_kind(path)
     if kind == "mbox":
-        yield from iter_mbox(path, path.stem)
+        yield from iter_mbox(path, path.stem, single=None if _mbox_name(path) else path.parent.name)
     elif kind == "message":
         yield _read(path, path.parent.name)
     elif kind == "pst":
@@ -221,7 +224,7 @@ def iter_source(path: Path) -> Iterator[RawItem]:
         for p, k, folder in _walk_files(path):
             folder = f"{base}/{folder}" if folder else base
             if k == "mbox":
-                yield from iter_mbox(p, f"{folder}/{p.stem}")
+                yield from iter_mbox(p, f"{folder}/{p.stem}", single=None if _mbox_name(p) else folder)
             elif k == "internal":
                 yield RawItem(str(p), folder, None, internal_reason(p, p.parent))
             elif k == "not-pst":
@@ -233,6 +236,14 @@ def iter_source(path: Path) -> Iterator[RawItem]:
                     yield RawItem(str(p), folder, None, str(exc).removeprefix(f"{p}: "))
             else:
                 yield _read(p, folder)
+
+
+def _mbox_name(path: Path) -> bool:
+    """Whether ``path`` is named as an mbox is: .mbox or .mbx. Such a file is a mailbox of its
+    own (a folder named after it) whatever it holds; another file starting with a From line
+    (a message saved by Thunderbird, a corpus file) is one only when it holds more than one
+    message, else its message is in the folder the file is in."""
+    return path.suffix.lower() in (".mbox", ".mbx")
 
 
 NOT_PST = "named .pst but not an Outlook PST file (it does not start with the PST signature)"
