@@ -37,6 +37,8 @@ _STRICT = re.compile(_STRICT_FROM)
 _SEPARATOR = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?(?:\r?\n)*|(?<=\n\n)|(?<=\n\r\n))(From [^\n]*\n)"
                         rb"|(?<=\n)(" + _STRICT_FROM + rb")")
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
+# Apple Mail's .emlx: a line with the message's length in bytes, the message, an XML plist.
+_EMLX_LENGTH = re.compile(rb"[ \t]*(\d{1,12})[ \t]*\r?\n")
 def starts_mbox(head: bytes) -> bool:
     """Whether a file beginning with ``head`` is an mbox: "From " first, after a UTF-8 byte
     order mark and blank lines if any."""
@@ -202,9 +204,13 @@ def _walk_files(root: Path) -> Iterator[tuple[Path, str, str]]:
 
 def _read(path: Path, folder: str) -> RawItem:
     try:
-        return RawItem(str(path), folder, path.read_bytes())
+        data = path.read_bytes()
     except OSError as exc:
         return RawItem(str(path), folder, None, f"unreadable file: {exc.strerror or exc}")
+    emlx = _EMLX_LENGTH.match(data)
+    if emlx:  # Apple Mail's .emlx: the message is the given number of bytes after that line
+        data = data[emlx.end():emlx.end() + int(emlx.group(1))]
+    return RawItem(str(path), folder, data)
 
 
 def iter_source(path: Path) -> Iterator[RawItem]:
