@@ -39,6 +39,17 @@ _SEPARATOR = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?(?:\r?\n)*|(?<=\n\n)|(?<=\n\r\n
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
 # Apple Mail's .emlx: a line with the message's length in bytes, the message, an XML plist.
 _EMLX_LENGTH = re.compile(rb"[ \t]*(\d{1,12})[ \t]*\r?\n")
+# Files a system writes beside mail (Finder's folder settings, AppleDouble resource forks):
+# passed over without a word.
+_SYSTEM_FILES = re.compile(r"\.DS_Store\Z|\._")
+# Hidden folders that hold no mail (version control, file system bookkeeping): one skip each.
+_NOT_MAIL_FOLDERS = {".git": "a Git repository's data", ".svn": "a Subversion working copy's data",
+                     ".hg": "a Mercurial repository's data", ".bzr": "a Bazaar repository's data",
+                     ".Spotlight-V100": "the Spotlight index", ".fseventsd": "file system event logs",
+                     ".TemporaryItems": "temporary files", ".DocumentRevisions-V100": "document versions"}
+SYMLINK = "symbolic link, not followed (it may lead outside the source, or in a loop)"
+
+
 def starts_mbox(head: bytes) -> bool:
     """Whether a file beginning with ``head`` is an mbox: "From " first, after a UTF-8 byte
     order mark and blank lines if any."""
@@ -93,7 +104,9 @@ def checked_source_kind(path: Path) -> str:
 
 
 def _is_maildir(path: Path) -> bool:
-    return (path / "cur").is_dir() and (path / "new").is_dir()
+    """A maildir: it has cur/, or new/ and tmp/ (an archive or a copy may have lost an empty
+    one: zip and git keep no empty folders)."""
+    return (path / "cur").is_dir() or ((path / "new").is_dir() and (path / "tmp").is_dir())
 
 
 def count_messages(path: Path) -> int:
@@ -167,30 +180,47 @@ def iter_mbox(path: Path, folder: str, start: int = 0, single: str | None = None
 
 def _walk_files(root: Path) -> Iterator[tuple[Path, str, str]]:
     """(path, kind, folder) for every message-bearing file under root, in a stable order.
-    Maildir 'tmp' folders (messages still being delivered) and hidden files are passed over.
-    A SASC project's own files and folders (:data:`PROJECT_INTERNALS`) are one entry each of
-    kind "internal", and a ".pst" file without the PST signature is of kind "not-pst": both are
-    skipped with a reason, never read as mail."""
+    Maildir 'tmp' folders (messages still being delivered), Finder's .DS_Store and AppleDouble
+    '._' files are passed over; hidden folders and files are read like any other. What is not
+    read is one entry each, skipped with a reason, never read as mail: a SASC project's own
+    files and folders (:data:`PROJECT_INTERNALS`, kind "internal"), a ".pst" file without the
+    PST signature ("not-pst"), a symbolic link ("symlink": never followed, it may leave the
+    source or loop), a hidden folder of version control or file system data ("not-mail",
+    :data:`_NOT_MAIL_FOLDERS`) and anything else that is no regular file ("special")."""
     for dirpath, dirnames, filenames in os.walk(root):
         here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") or _is_maildir(here / d))
-        if _is_maildir(here) and "tmp" in dirnames:
-            dirnames.remove("tmp")
         rel = here.relative_to(root)
         folder = str(rel.parent if here.name in ("cur", "new") and _is_maildir(here.parent) else rel)
         folder = "" if folder == "." else folder
         internal: set[str] = set()
         if project_root_of(here) is not None:
             internal = {n for n in PROJECT_INTERNALS if n in dirnames or n in filenames}
-            dirnames[:] = [d for d in dirnames if d not in internal]
-        for name in sorted(filenames + [d for d in internal if d not in filenames]):
-            if name in internal:
-                yield here / name, "internal", folder
+        passed: dict[str, str] = {}  # folders not descended into -> their kind
+        for d in dirnames:
+            if d in internal:
                 continue
-            if name.startswith("."):
-                continue
+            if (here / d).is_symlink():
+                passed[d] = "symlink"
+            elif d in _NOT_MAIL_FOLDERS:
+                passed[d] = "not-mail"
+        if _is_maildir(here) and "tmp" in dirnames:
+            dirnames.remove("tmp")
+        dirnames[:] = sorted(d for d in dirnames if d not in internal and d not in passed)
+        for name in sorted(set(filenames) | internal | set(passed)):
             p = here / name
-            if not p.is_file() or p.is_symlink():
+            if name in internal:
+                yield p, "internal", folder
+                continue
+            if name in passed:
+                yield p, passed[name], folder
+                continue
+            if _SYSTEM_FILES.match(name):
+                continue
+            if p.is_symlink():
+                yield p, "symlink", folder
+                continue
+            if not p.is_file():
+                yield p, "special", folder
                 continue
             if name.lower().endswith(".pst"):
                 yield p, "pst" if _has_pst_signature(p) else "not-pst", folder
@@ -233,6 +263,12 @@ def iter_source(path: Path) -> Iterator[RawItem]:
                 yield from iter_mbox(p, f"{folder}/{p.stem}", single=None if _mbox_name(p) else folder)
             elif k == "internal":
                 yield RawItem(str(p), folder, None, internal_reason(p, p.parent))
+            elif k == "symlink":
+                yield RawItem(str(p), folder, None, SYMLINK)
+            elif k == "not-mail":
+                yield RawItem(str(p), folder, None, f"hidden folder of {_NOT_MAIL_FOLDERS[p.name]}; not mail, not read")
+            elif k == "special":
+                yield RawItem(str(p), folder, None, "not a regular file (a device, pipe or socket); not read")
             elif k == "not-pst":
                 yield RawItem(str(p), folder, None, NOT_PST)
             elif k == "pst":
