@@ -37,12 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
+        # (Inside: building the parser imports the engine, seconds on a cold start, and a
+        # Ctrl+C then must end the command as one at any other moment does.)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         return int(args.func(args) or 0)
     except SascError as exc:
         print(f"sasc: error: {exc}", file=sys.stderr)
