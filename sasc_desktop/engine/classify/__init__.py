@@ -18,6 +18,7 @@ _WHERE = {
                      "import_judgments", "persona_ids", "read_cats", "read_reasons", "save_reasons",
                      "sensitivity_reasons", "training_labels"),
     "model": ("SensitivityClassifier", "best_threshold"),
+    "naming": ("persona_file_part",),
     "pii": ("PII_KINDS", "PiiHit", "aba_valid", "detect_pii", "iban_valid", "luhn_valid"),
 }
 _MODULE_OF = {name: mod for mod, names in _WHERE.items() for name in names}
@@ -30,7 +31,7 @@ __all__ = [
     "pii_features", "project_features", "project_internal_domains", "check_persona", "enron_judgments",
     "import_categories", "import_judgments", "persona_ids", "read_cats", "training_labels", "ENRON_REASONS", "enron_reasons",
     "read_reasons", "save_reasons", "sensitivity_reasons", "SensitivityClassifier",
-    "best_threshold", "PII_KINDS", "PiiHit", "aba_valid", "detect_pii", "iban_valid", "luhn_valid",
+    "best_threshold", "persona_file_part", "PII_KINDS", "PiiHit", "aba_valid", "detect_pii", "iban_valid", "luhn_valid",
 ]
 
 

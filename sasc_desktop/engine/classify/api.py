@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import errno
-import hashlib
 import json
 import os
 import logging
@@ -26,6 +25,7 @@ from ..progress import Progress, ensure
 from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
 from . import DEFAULT_KIND
+from .naming import legacy_persona_file_part, persona_file_part
 from .model import MIN_PER_CLASS, SensitivityClassifier, check_beta, expected_calibration_error, fbeta_from_counts
 from .pii import detect_pii
 from ..project.modelfile import (WriterLock, forget_model_file, lock_for_writing, read_model_file,
@@ -182,8 +182,16 @@ def _row_ids(session, doc_ids: Sequence[str]) -> list[int]:
 # file only when no live writer holds it (remove_unless_held): whatever pid the writer had, on
 # whatever system.
 def _model_stem(persona: str) -> str:
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
-    return f"classifier-{safe}-{hashlib.sha1(persona.encode()).hexdigest()[:8]}"
+    """The start of the persona's model file names: at most 84 characters, whatever the id's
+    length (see :func:`.naming.persona_file_part`)."""
+    return f"classifier-{persona_file_part(persona)}"
+
+
+def _model_stems(persona: str) -> list[str]:
+    """The stems the persona's model files may have: its own, and for an id longer than 64
+    characters the whole-id stem earlier versions gave (such files are swept too)."""
+    stem, legacy = _model_stem(persona), f"classifier-{legacy_persona_file_part(persona)}"
+    return [stem] if legacy == stem else [stem, legacy]
 
 
 def _model_path(session, persona: str) -> Path:
@@ -250,21 +258,22 @@ def _drop_old_model_files(session, persona: str, keep: Path) -> None:
     """Delete the persona's model files other than ``keep`` that nobody can still commit: earlier
     versions, and files (or half-written .tmp files) of trainings killed before their commit,
     and the lock files such trainings left. A file a live writer holds is left alone."""
-    models, stem = Path(session.paths.models), _model_stem(persona)
+    models = Path(session.paths.models)
     # Inside a write transaction, so no training commits meanwhile: the file the row names now
     # (a later training's, perhaps) is kept as well as ours.
     with session.store.transaction():
         named = _model_path(session, persona).name  # (this thread's connection: inside the transaction)
         bases: dict[str, Optional[re.Match]] = {}
-        for f in models.glob(f"{stem}*"):
-            rest = f.name[len(stem):]
-            m = _NAME.fullmatch(rest)
-            if m is not None:
-                bases.setdefault(stem + m["base"], None)
-                continue
-            m = _PID_NAME.fullmatch(rest) or _OLDER_NAME.fullmatch(rest)
-            if m is not None:  # anything else is not ours
-                bases[stem + m["base"]] = m
+        for stem in _model_stems(persona):
+            for f in models.glob(f"{stem}*"):  # (a stem holds no glob characters)
+                rest = f.name[len(stem):]
+                m = _NAME.fullmatch(rest)
+                if m is not None:
+                    bases.setdefault(stem + m["base"], None)
+                    continue
+                m = _PID_NAME.fullmatch(rest) or _OLDER_NAME.fullmatch(rest)
+                if m is not None:  # anything else is not ours
+                    bases[stem + m["base"]] = m
         for base, old in bases.items():
             in_use = base in (keep.name, named)
             path = models / base

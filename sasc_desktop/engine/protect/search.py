@@ -157,9 +157,8 @@ def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str], o
 
 
 def _model_path(session, persona: str, approach: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", persona)
-    digest = hashlib.sha1(persona.encode()).hexdigest()[:8]
-    return Path(session.paths.models) / f"protect-{safe}-{digest}-{approach}.pkl"
+    from ..classify import persona_file_part
+    return Path(session.paths.models) / f"protect-{persona_file_part(persona)}-{approach}.pkl"
 
 
 def _probabilities(session, persona: str, doc_ids: Sequence[str]) -> np.ndarray:

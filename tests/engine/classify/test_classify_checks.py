@@ -1,19 +1,23 @@
 """Reviewed input checks and failures of sensitivity classification, on real projects (real
 mail files, real SQLite): each is a clear error (exit 2 from the CLI), raised before any work."""
+import hashlib
 import json
+import re
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from sasc_desktop.cli import main as sasc
-from sasc_desktop.engine.classify import cross_validate, import_judgments
+from sasc_desktop.engine.classify import api, cross_validate, import_judgments, probabilities, train
 from sasc_desktop.engine.classify.api import check_seed
 from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.session import Session
 
 
-def _project(tmp_path, n: int = 12) -> Session:
-    """n messages, every third one judged sensitive for persona p1."""
+def _project(tmp_path, n: int = 12, persona: str = "p1") -> Session:
+    """n messages, every third one judged sensitive for the persona."""
     folder = tmp_path / "mail"
     folder.mkdir()
     lines = []
@@ -21,9 +25,9 @@ def _project(tmp_path, n: int = 12) -> Session:
         text = "confidential settlement terms" if i % 3 == 0 else "lunch menu for friday"
         (folder / f"{i:03d}.eml").write_text(f"Message-ID: <m{i}@corp.com>\nDate: Mon, 5 Mar 2001 10:00:00 -0800\n"
                                              f"From: ann@corp.com\nTo: carl@corp.com\nSubject: note {i}\n\n{text}\n")
-        lines.append(f"p1 m{i}@corp.com {int(i % 3 == 0)}")
+        lines.append(f"{persona} m{i}@corp.com {int(i % 3 == 0)}")
     (tmp_path / "sens.txt").write_text("\n".join(lines) + "\n")
-    (tmp_path / "personas.json").write_text(json.dumps([{"id": "p1", "name": "Persona One"}]))
+    (tmp_path / "personas.json").write_text(json.dumps([{"id": persona, "name": "Persona One"}]))
     s = Session.create(tmp_path / "proj")
     s.ingest([folder], workers=1)
     import_judgments(s, sensitivity_path=tmp_path / "sens.txt", personas_path=tmp_path / "personas.json")
@@ -49,3 +53,64 @@ def test_seeds_numpy_takes_are_taken():
     for bad in (True, 1.5, "3", None):
         with pytest.raises(InputError, match="the cross-validation seed must be a whole number, got "):
             check_seed(bad)
+
+
+# ------------------------------------------------------------------------------ file names of long persona ids
+def _sha8(persona: str) -> str:
+    return hashlib.sha1(persona.encode()).hexdigest()[:8]
+
+
+def test_file_names_of_short_persona_ids_are_as_they_were(tmp_path):
+    from sasc_desktop.engine.protect.search import _model_path as protect_path
+    sixty_four = "x." * 32
+    assert api._model_stem("p1") == f"classifier-p1-{_sha8('p1')}"
+    assert api._model_stem("john snibert/é") == f"classifier-john_snibert__-{_sha8('john snibert/é')}"
+    assert api._model_stem(sixty_four) == f"classifier-{sixty_four}-{_sha8(sixty_four)}"
+    assert api._model_stems(sixty_four) == [api._model_stem(sixty_four)]
+    with Session.create(tmp_path / "proj") as s:
+        models = Path(s.paths.models)
+        assert protect_path(s, "john-snibert", "joint") == models / f"protect-john-snibert-{_sha8('john-snibert')}-joint.pkl"
+        assert protect_path(s, sixty_four, "prefilter") == models / f"protect-{sixty_four}-{_sha8(sixty_four)}-prefilter.pkl"
+
+
+def test_a_250_character_persona_id_trains_under_a_short_file_name(tmp_path):
+    from sasc_desktop.engine.protect.search import _model_path as protect_path
+    persona = "a" * 130 + "-é" + "b" * 118
+    assert len(persona) == 250
+    s = _project(tmp_path, persona=persona)
+    models = Path(s.paths.models)
+    for _ in range(2):
+        info = train(s, persona, full=True)
+        name = Path(info.path).name
+        assert re.fullmatch(rf"classifier-a{{64}}-{_sha8(persona)}-[0-9a-f]{{16}}\.joblib", name), name
+        assert len(name) == 11 + 64 + 9 + 17 + 7 == 108
+        assert sorted(f.name for f in models.glob("classifier-*")) == [name]   # the earlier version's file swept
+    assert len(probabilities(s, persona)) == 12
+    assert protect_path(s, persona, "joint_postfilter") == \
+        models / f"protect-{'a' * 64}-{_sha8(persona)}-joint_postfilter.pkl"
+    s.close()
+    assert sasc(["classify", "train", str(tmp_path / "proj"), "--persona", persona]) == 0
+
+
+def test_files_an_earlier_version_named_by_a_whole_long_id_are_swept(tmp_path):
+    """An id of 65 to about 200 characters fitted in a file name before: a training now sweeps
+    the files it left (the model a row names loads whatever its name)."""
+    persona = "c" * 100
+    s = _project(tmp_path, persona=persona)
+    models = Path(s.paths.models)
+    train(s, persona)
+    old_stem = f"classifier-{persona}-{_sha8(persona)}"
+    assert api._model_stems(persona) == [f"classifier-{'c' * 64}-{_sha8(persona)}", old_stem]
+    (models / f"{old_stem}-{'0' * 16}.joblib").write_bytes(b"left by an earlier version")
+    (models / f"{old_stem}-v3.joblib").write_bytes(b"older still")
+    # the row of an earlier version names a file with the whole-id stem: it still loads
+    current = Path(train(s, persona).path)
+    legacy = models / f"{old_stem}-{'1' * 16}.joblib"
+    current.rename(legacy)
+    with s.store.transaction() as c:
+        c.execute("UPDATE classifier_models SET path = ? WHERE persona = ?", (legacy.name, persona))
+    api._forget_scores(s, persona)
+    assert api.load_model(s, persona).persona_ == persona
+    info = train(s, persona)
+    assert sorted(f.name for f in models.glob("classifier-*")) == [Path(info.path).name]
+    s.close()
