@@ -41,11 +41,22 @@ def utc_timestamp(iso: Optional[str]) -> Optional[float]:
     return None if when is None else when.timestamp()
 
 
+def _minutes(when: datetime) -> str:
+    """'YYYY-MM-DD HH:MM' with a four-digit year (strftime's %Y gives '999' for the year 999 on glibc)."""
+    return f"{when.year:04d}-{when.month:02d}-{when.day:02d} {when.hour:02d}:{when.minute:02d}"
+
+
 def local_date(iso: Optional[str]) -> str:
     """The date on this computer's clock, 'YYYY-MM-DD HH:MM', so that dates sent from different
-    time zones read in the order they sort in; '' when there is none."""
+    time zones read in the order they sort in; '' when there is none. A moment this computer's
+    clock cannot name (before the year 1 or after 9999 there) reads as the message gives it."""
     when = _parse(iso)
-    return short_date(iso) if when is None else when.astimezone().strftime("%Y-%m-%d %H:%M")
+    if when is None:
+        return short_date(iso)
+    try:
+        return _minutes(when.astimezone())
+    except (OverflowError, ValueError, OSError):
+        return short_date(iso)
 
 
 def header_date(iso: Optional[str]) -> str:
