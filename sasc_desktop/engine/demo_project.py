@@ -488,18 +488,27 @@ def build_demo_project(root: Path | str, n_messages: Optional[int] = None, seed:
     return root
 
 
+# Columns holding paths as they are, and columns of JSON text holding paths inside strings.
+PATH_COLUMNS = [("sources", "path"), ("messages", "location"), ("copies", "location"), ("skipped", "location"),
+                ("classifier_models", "path")]
+JSON_PATH_COLUMNS = [("classifier_models", "info"), ("sources", "report")]
+
+
 def _move_paths(session: Session, old: Path, new: Path) -> None:
     """Point the paths the store records (mail sources, message copies, model files) from the
-    temporary folder to where the project is about to be."""
-    plain = (str(old) + os.sep, str(new) + os.sep)
-    in_json = (json.dumps(plain[0])[1:-1], json.dumps(plain[1])[1:-1])  # as written inside JSON text
-    columns = [("sources", "path"), ("messages", "location"), ("copies", "location"), ("skipped", "location"),
-               ("classifier_models", "path"), ("classifier_models", "info")]
+    temporary folder to where the project is about to be: as they are in path columns, as JSON
+    writes them (escaped, '\\u00e9' for 'é' unless written as it is) in JSON columns. (One
+    replacement for all the columns put the JSON-escaped path into path columns: sources.path
+    '/x/\\u00e91/...' for a project at /x/é1, and the demo's mail imported again was new mail.)"""
+    a, b = str(old) + os.sep, str(new) + os.sep
+    in_json = {json.dumps(a, ensure_ascii=escaped)[1:-1]: json.dumps(b, ensure_ascii=escaped)[1:-1]
+               for escaped in (True, False)}
     with session.store.transaction() as con:
-        for table, column in columns:
-            for a, b in dict([plain, in_json]).items():
-                con.execute(f"UPDATE {table} SET {column} = replace({column}, ?, ?) WHERE instr({column}, ?) > 0",
-                            (a, b, a))
+        for columns, pairs in ((PATH_COLUMNS, {a: b}), (JSON_PATH_COLUMNS, in_json)):
+            for table, column in columns:
+                for was, now in pairs.items():
+                    con.execute(f"UPDATE {table} SET {column} = replace({column}, ?, ?) WHERE instr({column}, ?) > 0",
+                                (was, now, was))
 
 
 def load_demo_judgments(session: Session, source: Path) -> None:
