@@ -106,17 +106,30 @@ def _cannot_write(exc: sqlite3.Error) -> bool:
     return "readonly" in text or "unable to open" in text
 
 
-def migrate(con: sqlite3.Connection) -> int:
-    """Bring the schema up to date in ONE transaction. Returns the version found before."""
-    found = con.execute("PRAGMA user_version").fetchone()[0]
+def _refuse_newer(found: int) -> None:
     if found > SCHEMA_VERSION:
         raise ProjectError(
             f"this project was written by a newer version of SASC Desktop (schema {found}; "
             f"this version reads up to {SCHEMA_VERSION}). Update SASC Desktop to open it.")
+
+
+def migrate(con: sqlite3.Connection) -> int:
+    """Bring the schema up to date in ONE transaction. Returns the version found before (by
+    this connection: another that migrated first leaves nothing to do)."""
+    found = con.execute("PRAGMA user_version").fetchone()[0]
+    _refuse_newer(found)
     if found == SCHEMA_VERSION:
         return found
     con.execute("BEGIN IMMEDIATE")
     try:
+        # Read again under the write lock: another process opening the project at the same time
+        # may have migrated it since (its migration run a second time failed: "index
+        # messages_subject_ts already exists").
+        found = con.execute("PRAGMA user_version").fetchone()[0]
+        _refuse_newer(found)
+        if found == SCHEMA_VERSION:
+            con.execute("COMMIT")
+            return found
         for version in range(found + 1, SCHEMA_VERSION + 1):
             for statement in _statements(MIGRATIONS[version - 1]):
                 con.execute(statement)
