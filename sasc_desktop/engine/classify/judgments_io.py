@@ -8,6 +8,7 @@ never lets a reason stand beside a level 0 or -1 (see :func:`_reasons_against_le
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -149,7 +150,21 @@ def read_topics(path: Path) -> list[dict[str, Any]]:
 
 
 def read_personas(path: Path) -> list[dict[str, Any]]:
-    return _records(_load_json(path, "personas"), "personas", path, "persona")
+    cards = _records(_load_json(path, "personas"), "personas", path, "persona")
+    for number, card in enumerate(cards, 1):
+        check_persona_id(card["id"], f"{path}: persona {number}")
+    return cards
+
+
+def check_persona_id(persona: str, where: str) -> None:
+    """A new persona's id names it on the command line (--persona) and starts each line of the
+    plain ``sasc personas`` listing (``id<TAB>name``): no space, tab, line break or other
+    control character."""
+    bad = next((ch for ch in persona if ch.isspace() or unicodedata.category(ch) == "Cc"), None)
+    if bad is not None:
+        what = "a space" if bad == " " else f"the character U+{ord(bad):04X}"
+        raise InputError(f"{where}: the persona id {persona!r} contains {what}; a persona id cannot contain "
+                         "spaces, tabs, line breaks or other control characters")
 
 
 def normalise_id(doc_id: str) -> str:
@@ -360,7 +375,8 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
     document whose highest level for the persona would be 0 or -1 ("I don't know", which training
     leaves out) is refused, and so, unless ``replace`` (which removes those reasons), is a level
     0 or -1 that would become the highest level of a document with stored reasons. Personas named by the
-    sensitivity file but without a card get a minimal card. Judgments another import (another
+    sensitivity or reasons file but without a card get a minimal card (id as name). A new
+    persona's id may not hold spaces or control characters (InputError). Judgments another import (another
     ``source`` file) made are changed only with ``replace=True``, and so are differing topic
     definitions and persona cards; ``changed`` counts the stored judgments this import changed.
     A file's source is its resolved absolute path: the same file however it is named is one
@@ -407,8 +423,13 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
                 rs.append(r)
         imp.reasons = grouped
         imp.reasons_source = J.source_of(reasons_path)
+    # A persona named by a judgment or a reason but without a card gets a minimal one (else
+    # nothing could list it, train for it or search as it).
     known = {p["id"] for p in J.personas(session.store)} | {c["id"] for c in imp.personas}
-    missing = sorted({p for p, _, _ in imp.sensitivity} - known)
+    judged = {p for p, _, _ in imp.sensitivity}
+    missing = sorted((judged | {p for p, _ in imp.reasons}) - known)
+    for p in missing:
+        check_persona_id(p, str(sensitivity_path if p in judged else reasons_path))
     imp.personas += [{"id": p, "name": p} for p in missing]
     progress.update(len(steps), len(steps) + 1, "saving judgments")
     changed = _commit(session, imp, replace)

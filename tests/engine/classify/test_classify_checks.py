@@ -114,3 +114,49 @@ def test_files_an_earlier_version_named_by_a_whole_long_id_are_swept(tmp_path):
     info = train(s, persona)
     assert sorted(f.name for f in models.glob("classifier-*")) == [Path(info.path).name]
     s.close()
+
+
+# ------------------------------------------------------------------------------ personas from judgments
+def test_a_reasons_only_import_gives_a_new_persona_a_card_as_sensitivity_lines_do(tmp_path, capsys):
+    s = _project(tmp_path, n=12)
+    root = str(s.root)
+    s.close()
+    reasons = tmp_path / "zed.reasons"
+    reasons.write_text("".join(f"m{i}@corp.com\tzed\tlegal\n" for i in (0, 3, 6)))
+    assert sasc(["judgments", "import", root, "--reasons", str(reasons), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"personas": 1, "topics": 0, "qrels": 0, "sensitivity": 0,
+                                                   "reasons": 3, "not_in_project": 0, "changed": 0,
+                                                   "topics_changed": 0, "personas_changed": 0}
+    assert sasc(["personas", root]) == 0
+    assert capsys.readouterr().out == "p1\tPersona One\nzed\tzed\n"
+    # zed is a persona now: training says what it lacks (reasons are positives only), not "unknown persona"
+    assert sasc(["classify", "train", root, "--persona", "zed"]) == 2
+    assert capsys.readouterr().err == ("sasc: error: training needs at least 2 sensitive and 2 not-sensitive "
+                                       "judgments (got 3 sensitive and 0 not sensitive)\n")
+
+
+@pytest.mark.parametrize("bad, what", [("a b", "a space"), ("a\tb", "the character U+0009"),
+                                       ("a\nb", "the character U+000A"), ("a\x07b", "the character U+0007"),
+                                       ("a\u00a0b", "the character U+00A0"), ("a\u2028b", "the character U+2028")])
+def test_a_persona_id_with_spaces_or_control_characters_is_refused(tmp_path, capsys, bad, what):
+    s = _project(tmp_path, n=12)
+    root = str(s.root)
+    cards = tmp_path / "cards.json"
+    cards.write_text(json.dumps([{"id": "ok-one", "name": "Fine"}, {"id": bad, "name": "Broken"}]))
+    message = f"{cards}: persona 2: the persona id {bad!r} contains {what}; a persona id cannot contain " \
+              "spaces, tabs, line breaks or other control characters"
+    with pytest.raises(InputError) as err:
+        import_judgments(s, personas_path=cards)
+    assert str(err.value) == message
+    reasons = tmp_path / "r.tsv"
+    reasons.write_text(f"m0@corp.com\t{bad}\tlegal\n")
+    if not any(c in bad for c in "\t\n\u2028"):   # (a tab or line break breaks the reasons line itself)
+        with pytest.raises(InputError) as err:
+            import_judgments(s, reasons_path=reasons)
+        assert str(err.value) == f"{reasons}: the persona id {bad!r} contains {what}; a persona id cannot " \
+                                 "contain spaces, tabs, line breaks or other control characters"
+    s.close()
+    assert sasc(["judgments", "import", root, "--personas", str(cards)]) == 2
+    assert capsys.readouterr().err == f"sasc: error: {message}\n"
+    with Session.open(root) as s:
+        assert s.personas() == [{"id": "p1", "name": "Persona One"}]   # nothing was imported

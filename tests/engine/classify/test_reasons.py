@@ -65,9 +65,11 @@ def test_reasons_file(tmp_path):
     with pytest.raises(InputError, match="line 1: expected 'docid<TAB>persona<TAB>reason'"):
         read_reasons(bad)
     s = Session.create(tmp_path / "proj")
-    assert import_judgments(s, reasons_path=f) == {"personas": 0, "topics": 0, "qrels": 0, "sensitivity": 0, "reasons": 3,
+    # p1 and p2 have no card yet: each gets a minimal one, as personas a sensitivity file names do
+    assert import_judgments(s, reasons_path=f) == {"personas": 2, "topics": 0, "qrels": 0, "sensitivity": 0, "reasons": 3,
                                                    "not_in_project": 2, "changed": 0, "topics_changed": 0,
                                                    "personas_changed": 0}
+    assert s.personas() == [{"id": "p1", "name": "p1"}, {"id": "p2", "name": "p2"}]
     assert sensitivity_reasons(s, "p1") == {"m1@x": ["3", "5"]}
     assert sensitivity_reasons(s, "p2") == {"m2@x": ["1"]}
     s.close()
