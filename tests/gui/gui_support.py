@@ -81,3 +81,19 @@ def search(qtbot, win, query):
     with qtbot.waitSignal(win.search_done, timeout=30_000):
         win.search_panel.submit()
     wait_idle(qtbot, win)
+
+
+def needed_width(label) -> float:
+    """The width a word-wrapping rich-text QLabel's text needs at the label's width: wider than
+    the label when a word cannot be broken (the label then cuts it off at its right edge). Laid
+    out as QLabel does: no document margin, wrapping at word boundaries only."""
+    from PySide6.QtGui import QTextDocument, QTextOption
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setDefaultFont(label.font())
+    option = doc.defaultTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    doc.setDefaultTextOption(option)
+    doc.setHtml(label.text())
+    doc.setTextWidth(label.contentsRect().width())
+    return doc.idealWidth()
