@@ -7,23 +7,30 @@ A Session may be used from a worker thread: the store keeps one SQLite connectio
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 import time
 import zlib
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Iterable, Optional
 
 from .errors import InputError, ProjectError
 from .index import DEFAULT_FIELD_WEIGHTS, INDEX_VERSION, SearchIndex
-from .ingest.importer import Importer, repair_index
+from .index.search_index import IndexDamagedError
+from .ingest.importer import ANOTHER_IMPORT, IMPORT_LOCK, Importer, repair_index, take_import_lock
+from .procpool import unlock_file
 from .progress import Progress
 from .project import Store, init_project, open_project_paths
+from .project.store import ProjectBusyError
 from .project.layout import make_project_folders
 from .project.layout import ProjectPaths
 from .records import IngestReport, SearchHit, SearchResult
 from .sorting import sender_sort_key, text_sort_key
+
+log = logging.getLogger(__name__)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "field_weights": dict(DEFAULT_FIELD_WEIGHTS),
@@ -105,9 +112,80 @@ def check_settings(values: dict[str, Any], personas: Optional[Iterable[str]] = N
     return values
 
 
+# Seconds Session.open waits for another process's import lock when the index cannot be opened
+# meanwhile (a commit switching its table of contents, a rebuild emptying it): then ProjectBusyError.
+INDEX_WAIT = 5.0
+
+
+def _index_problem(store: Store, paths: ProjectPaths) -> tuple[Optional[SearchIndex], Optional[str]]:
+    """The project's index opened, or why it cannot be used as it is: (index or None, problem or
+    None)."""
+    if store.get_meta("index_version") != str(INDEX_VERSION):
+        return None, "version"
+    try:
+        index = SearchIndex(paths.index, create_missing=False)
+    except IndexDamagedError as exc:
+        if exc.missing:
+            return None, f"the search index at {paths.index} was missing"
+        return None, f"the search index at {paths.index} was damaged ({exc.why})"
+    return index, None
+
+
+def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIndex:
+    """The project's search index, rebuilt from the store when it is of another version,
+    damaged or missing (a note in ``notes`` says why, but for a new version). A rebuild holds
+    the project's import lock (never done under a running import); while another process holds
+    it, an index that cannot be opened is waited for (INDEX_WAIT seconds, then
+    ProjectBusyError). Marked for indexing only: the caller's repair_index indexes the messages.
+    Read-only: a ProjectError saying how to rebuild it."""
+    if store.read_only:
+        return _open_read_only_index(store, paths)
+    deadline = time.monotonic() + INDEX_WAIT
+    while True:
+        try:
+            lock, busy = take_import_lock(SimpleNamespace(path=paths.index)), False
+        except ProjectBusyError:
+            lock, busy = None, True
+        try:
+            index, problem = _index_problem(store, paths)
+            if problem is None:
+                return index
+            if not busy:
+                # Every message is marked for indexing first (one transaction: nothing is lost
+                # when the project is busy); the lock file, held, is kept.
+                with store.transaction() as con:
+                    con.execute("UPDATE messages SET indexed = 0")
+                index = SearchIndex.recreate(paths.index, keep=(IMPORT_LOCK,))
+                # The version is recorded last (an interrupted rebuild is done again).
+                with store.transaction():
+                    store.set_meta("index_version", str(INDEX_VERSION))
+                if problem != "version":
+                    notes.append(f"{problem}; it was rebuilt from the project's database")
+                return index
+        finally:
+            if lock is not None:
+                unlock_file(lock)
+        if time.monotonic() > deadline:
+            raise ProjectBusyError(ANOTHER_IMPORT)
+        time.sleep(0.1)
+
+
+def _open_read_only_index(store: Store, paths: ProjectPaths) -> SearchIndex:
+    # (the store checked the version and that every message is indexed: _check_read_only_open)
+    index, problem = _index_problem(store, paths)
+    if problem is None:
+        return index
+    raise ProjectError(f"the project at {paths.root} cannot be opened: {problem}, and it must be rebuilt, but "
+                       f"{store.read_only_reason}, so the project is open for reading only; copy the project "
+                       "folder to a place you can write to and run 'sasc reindex' on the copy")
+
+
 class Session:
+    notes: list[str] = []   # what opening the project did that the user should know (the index rebuilt)
+
     def __init__(self, paths: ProjectPaths, store: Store, index: SearchIndex):
         self.paths, self.store, self.index = paths, store, index
+        self.notes = []
 
     # opening ------------------------------------------------------------------------
     @classmethod
@@ -119,32 +197,31 @@ class Session:
 
     @classmethod
     def open(cls, root: Path | str, progress: Optional[Progress] = None) -> "Session":
+        """The project at ``root``. The search index is derived from the store: a writable
+        project's index of another version, damaged or missing is rebuilt from the store
+        (:func:`_open_index`; the session's ``notes`` say so, but for a new version); a read-only
+        project's is a ProjectError saying how to rebuild it. Messages not yet indexed are
+        indexed (``progress``)."""
         paths = open_project_paths(Path(root), make_folders=False)
         # The store refuses an empty or damaged database before anything is written (a
         # ProjectDamagedError): only then are missing folders made and may the index, derived
         # from it, be rebuilt.
         store = Store(paths.db)
         index = None
+        notes: list[str] = []
         try:
             make_project_folders(paths)
-            if store.get_meta("index_version") != str(INDEX_VERSION):
-                # The index is derived data: rebuild it from the store. Every message is marked
-                # for indexing first (one transaction: nothing is lost when the project is busy),
-                # the version is recorded last (an interrupted rebuild is done again).
-                with store.transaction() as con:
-                    con.execute("UPDATE messages SET indexed = 0")
-                index = SearchIndex.recreate(paths.index)
-                with store.transaction():
-                    store.set_meta("index_version", str(INDEX_VERSION))
-            else:
-                index = SearchIndex(paths.index)
+            index = _open_index(store, paths, notes)
             session = cls(paths, store, index)
+            session.notes = notes
             repair_index(store, index, progress)
         except BaseException:
             if index is not None:
                 index.close()
             store.close()
             raise
+        for note in notes:
+            log.warning("%s", note)
         return session
 
     @property

@@ -25,7 +25,7 @@ from whoosh.scoring import BM25F
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
-from ..errors import ProjectError, QueryError
+from ..errors import ProjectError, QueryError, SascError
 from .fastscore import FastScorer, plan
 from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document, build_schema, date_items, text_analyzer
 
@@ -278,30 +278,109 @@ class FastSegmentWriter(SegmentWriter):
             pdr.close()
 
 
+class IndexDamagedError(ProjectError):
+    """The search index cannot be opened or read: damaged (a truncated or emptied file), or
+    ``missing``. ``why``: what was found, in a few words. The index is derived from the project's
+    database: a writable project rebuilds it (Session.open, 'sasc reindex')."""
+
+    def __init__(self, path: Path, why: str, missing: bool = False):
+        self.path, self.why, self.missing = Path(path), why, missing
+        super().__init__(f"the search index at {path} is damaged or missing ({why}); rebuild it with 'sasc reindex'")
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
+
+
 class SearchIndex:
-    def __init__(self, path: Path, create: bool = False):
+    def __init__(self, path: Path, create: bool = False, create_missing: bool = True):
+        """The index at ``path``: made there when ``create``, or when there is none and
+        ``create_missing``; else opened and checked (:meth:`check`), IndexDamagedError when it
+        cannot be opened or read, or when there is none and not ``create_missing``."""
         self.path = Path(path)
         self._lock = threading.Lock()
         self._searcher = None
         self._fast = None          # FastScorer of the current searcher
         self.analyzer = text_analyzer()
-        if create or not whoosh_index.exists_in(str(self.path)):
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.ix = whoosh_index.create_in(str(self.path), build_schema())
-            self.schema = self.ix.schema
+        if create:
+            self._create()
             return
         try:
-            self.ix = whoosh_index.open_dir(str(self.path))
-        except (OSError, EOFError, ValueError, whoosh_index.IndexError) as exc:
-            raise ProjectError(f"the search index at {self.path} cannot be opened ({exc}); "
-                               "rebuild it with 'sasc reindex'") from exc
-        # Read once: Whoosh's ix.schema reads the table of contents from disk each time, which a
-        # commit replaces (a query parsed during an import found it deleted).
+            # (Whoosh's exists_in opens the index: a damaged one fails there, not only in open_dir)
+            exists = whoosh_index.exists_in(str(self.path))
+            if exists:
+                self.ix = whoosh_index.open_dir(str(self.path))
+                # Read once: Whoosh's ix.schema reads the table of contents from disk each time,
+                # which a commit replaces (a query parsed during an import found it deleted).
+                self.schema = self.ix.schema
+        except Exception as exc:  # (a damaged file: OSError, EOFError, pickle's, TypeError, Whoosh's...)
+            raise IndexDamagedError(self.path, _why(exc)) from exc
+        if not exists:
+            if not create_missing:
+                raise IndexDamagedError(self.path, "there is no index in its folder", missing=True)
+            self._create()
+            return
+        try:
+            self.check()
+        except BaseException:
+            self.close()
+            raise
+
+    def _create(self) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.ix = whoosh_index.create_in(str(self.path), build_schema())
         self.schema = self.ix.schema
 
+    def check(self) -> None:
+        """IndexDamagedError unless every segment's files can be read where reading starts: the
+        table of contents, each segment's term index, the stored fields of its first and last
+        document and the postings of each field's first term. Reads a few blocks, whatever the
+        index's size: an emptied or missing file is found, damage deep inside a file only when
+        a search reads it (then also an IndexDamagedError)."""
+        try:
+            reader = self.searcher().reader()
+            for leaf, _offset in reader.leaf_readers():
+                n = leaf.doc_count_all()
+                if n:
+                    leaf.stored_fields(0)
+                    leaf.stored_fields(n - 1)
+                for fieldname in leaf.indexed_field_names():
+                    first = next(iter(leaf.lexicon(fieldname)), None)
+                    if first is not None:
+                        next(iter(leaf.postings(fieldname, first).all_ids()), None)
+                for fieldname in leaf.schema.scorable_names():
+                    # (a field's lengths are one byte a document with a length, none after the
+                    # last such one: a shortened file cannot be told from a whole one here)
+                    if leaf.field_length(fieldname):
+                        lengths = leaf._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+                        if lengths is None:
+                            raise FileNotFoundError(f"the file of the {fieldname!r} field's lengths is missing")
+                        if not any(lengths.load()):
+                            raise ValueError(f"the file of the {fieldname!r} field's lengths is empty")
+        except Exception as exc:
+            raise IndexDamagedError(self.path, _why(exc)) from exc
+
     @classmethod
-    def recreate(cls, path: Path) -> "SearchIndex":
-        shutil.rmtree(path, ignore_errors=True)
+    def recreate(cls, path: Path, keep: Iterable[str] = ()) -> "SearchIndex":
+        """A new empty index at ``path``: everything in its folder removed first, but the files
+        named in ``keep`` (the project's import lock, held by the caller: removed, another
+        process could lock a new file of that name meanwhile)."""
+        path = Path(path)
+        keep = set(keep)
+        if path.is_dir() and not path.is_symlink():
+            for entry in path.iterdir():
+                if entry.name in keep:
+                    continue
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    try:
+                        entry.unlink()
+                    except FileNotFoundError:
+                        pass
+        elif path.exists() or path.is_symlink():
+            path.unlink()
         return cls(path, create=True)
 
     # writing --------------------------------------------------------------------------
@@ -338,19 +417,25 @@ class SearchIndex:
         before the commit can fail reading a segment's files Whoosh opens only when first read
         (the stored fields: Whoosh finds no such column and fails with a TypeError; the field
         lengths, see FastScorer; an OSError for a file it opens). A failure on a searcher that is
-        still current is raised as it is."""
+        still current, or again on the fresh one, is an IndexDamagedError (the index's files
+        cannot be read: 'sasc reindex' rebuilds it); a SascError (a bad query) is raised as it is."""
         s = None
         try:
-            s = self.searcher()
-            return run(s)
-        except (QueryError, WhooshQueryError):
-            raise
-        except Exception:
-            if s is not None and not self._outdated(s):
+            try:
+                s = self.searcher()
+                return run(s)
+            except (SascError, WhooshQueryError, MemoryError):
                 raise
-            if s is not None:
-                self._drop(s)
-        return run(self.searcher())
+            except Exception:
+                if s is not None and not self._outdated(s):
+                    raise
+                if s is not None:
+                    self._drop(s)
+            return run(self.searcher())
+        except (SascError, WhooshQueryError, MemoryError):
+            raise
+        except Exception as exc:  # (the index's files cannot be read: said so, not a traceback)
+            raise IndexDamagedError(self.path, _why(exc)) from exc
 
     @staticmethod
     def _outdated(searcher) -> bool:
