@@ -119,7 +119,7 @@ INDEX_WAIT = 5.0
 
 def _index_problem(store: Store, paths: ProjectPaths) -> tuple[Optional[SearchIndex], Optional[str]]:
     """The project's index opened, or why it cannot be used as it is: (index or None, problem or
-    None)."""
+    None; both when the index opens but does not hold what the store says it does)."""
     if store.get_meta("index_version") != str(INDEX_VERSION):
         return None, "version"
     try:
@@ -128,16 +128,29 @@ def _index_problem(store: Store, paths: ProjectPaths) -> tuple[Optional[SearchIn
         if exc.missing:
             return None, f"the search index at {paths.index} was missing"
         return None, f"the search index at {paths.index} was damaged ({exc.why})"
-    return index, None
+    try:
+        # Read in this order, these hold even while another process imports or rebuilds: a row
+        # is marked indexed only after the commit adding its document, and stored before it.
+        indexed = _indexed_messages(store)
+        docs = index.doc_count()
+        total = store.count_messages()
+    except BaseException:
+        index.close()
+        raise
+    if indexed <= docs <= total:
+        return index, None
+    return index, (f"the search index at {paths.index} holds {docs} document{'s' if docs != 1 else ''} where the "
+                   f"project has {total} message{'s' if total != 1 else ''}, {indexed} of them indexed")
 
 
 def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIndex:
     """The project's search index, rebuilt from the store when it is of another version,
-    damaged or missing (a note in ``notes`` says why, but for a new version). A rebuild holds
-    the project's import lock (never done under a running import); while another process holds
-    it, an index that cannot be opened is waited for (INDEX_WAIT seconds, then
-    ProjectBusyError). Marked for indexing only: the caller's repair_index indexes the messages.
-    Read-only: a ProjectError saying how to rebuild it."""
+    damaged, missing or out of step with the store (a note in ``notes`` says why, but for a new
+    version). A rebuild holds the project's import lock (never done under a running import);
+    while another process holds it, an index that cannot be opened is waited for (INDEX_WAIT
+    seconds, then ProjectBusyError), one that opens is used as it is. Marked for indexing
+    only: the caller's repair_index indexes the messages. Read-only: a ProjectError saying how
+    to rebuild it."""
     if store.read_only:
         return _open_read_only_index(store, paths)
     deadline = time.monotonic() + INDEX_WAIT
@@ -150,7 +163,13 @@ def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIn
             index, problem = _index_problem(store, paths)
             if problem is None:
                 return index
+            if index is not None and (busy or (lock is None and not _lost(store, index))):
+                # Out of step while another process imports: its import (or the next open) sees to it.
+                # (No locks on this file system: only an index that lost everything is rebuilt.)
+                return index
             if not busy:
+                if index is not None:
+                    index.close()
                 # Every message is marked for indexing first (one transaction: nothing is lost
                 # when the project is busy); the lock file, held, is kept.
                 with store.transaction() as con:
@@ -170,11 +189,25 @@ def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIn
         time.sleep(0.1)
 
 
+def _indexed_messages(store: Store) -> int:
+    """How many messages are marked indexed (counted on the table's small indexes, not its rows)."""
+    return store.con.execute("SELECT (SELECT COUNT(*) FROM messages) - "
+                             "(SELECT COUNT(*) FROM messages WHERE indexed = 0)").fetchone()[0]
+
+
+def _lost(store: Store, index: SearchIndex) -> bool:
+    """The index holds nothing, the store holds indexed messages and no import is running."""
+    return (index.doc_count() == 0 and _indexed_messages(store) > 0
+            and store.con.execute("SELECT 1 FROM sources WHERE status = 'running' LIMIT 1").fetchone() is None)
+
+
 def _open_read_only_index(store: Store, paths: ProjectPaths) -> SearchIndex:
     # (the store checked the version and that every message is indexed: _check_read_only_open)
     index, problem = _index_problem(store, paths)
     if problem is None:
         return index
+    if index is not None:
+        index.close()
     raise ProjectError(f"the project at {paths.root} cannot be opened: {problem}, and it must be rebuilt, but "
                        f"{store.read_only_reason}, so the project is open for reading only; copy the project "
                        "folder to a place you can write to and run 'sasc reindex' on the copy")
@@ -198,10 +231,10 @@ class Session:
     @classmethod
     def open(cls, root: Path | str, progress: Optional[Progress] = None) -> "Session":
         """The project at ``root``. The search index is derived from the store: a writable
-        project's index of another version, damaged or missing is rebuilt from the store
-        (:func:`_open_index`; the session's ``notes`` say so, but for a new version); a read-only
-        project's is a ProjectError saying how to rebuild it. Messages not yet indexed are
-        indexed (``progress``)."""
+        project's index of another version, damaged, missing, or not holding the messages the
+        store says it does, is rebuilt from the store (:func:`_open_index`; the session's
+        ``notes`` say so, but for a new version); a read-only project's is a ProjectError saying
+        how to rebuild it. Messages not yet indexed are indexed (``progress``)."""
         paths = open_project_paths(Path(root), make_folders=False)
         # The store refuses an empty or damaged database before anything is written (a
         # ProjectDamagedError): only then are missing folders made and may the index, derived

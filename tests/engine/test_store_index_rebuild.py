@@ -1,12 +1,14 @@
 """The search index is derived from the project's database: Session.open on a writable project
-rebuilds an index that is damaged or missing, and says so in ``Session.notes`` (and on stderr
-for the CLI); a read-only project is refused with a ProjectError naming the index and saying
-how to rebuild it. 'sasc reindex' always works.
+rebuilds an index that is damaged, missing, or does not hold the messages the database says it
+does, and says so in ``Session.notes`` (and on stderr for the CLI); a read-only project is
+refused with a ProjectError naming the index and saying how to rebuild it. 'sasc reindex'
+always works.
 
 The reviewer's cases: a table of contents truncated to 100 bytes (every command, 'sasc reindex'
 too, died with a traceback), an emptied postings file ("Block tag error" on every search), the
 index folder removed (a new empty index: every search 0 hits while every message stayed marked
-indexed). Real SQLite, real Whoosh, real mail files, the real import lock."""
+indexed), an index with fewer or more documents than the database. Real SQLite, real Whoosh,
+real mail files, the real import lock."""
 from __future__ import annotations
 
 import os
@@ -136,6 +138,84 @@ def test_a_missing_index_is_rebuilt_not_replaced_by_an_empty_one(tmp_path):
     check_whole(root)
 
 
+def test_an_empty_index_is_rebuilt(tmp_path):
+    """An index with no documents while the database has 12 marked indexed (an empty index put
+    in its place): rebuilt."""
+    root = project(tmp_path)
+    Session.create(tmp_path / "empty").close()
+    shutil.rmtree(root / "index")
+    shutil.copytree(tmp_path / "empty" / "index", root / "index")
+    with Session.open(root) as s:
+        assert s.notes == [f"the search index at {root / 'index'} holds 0 documents where the project has 12 "
+                           f"messages, 12 of them indexed{REBUILT}"]
+        assert s.search("pipeline").total == 4
+    check_whole(root)
+
+
+def test_an_index_newer_than_the_database_is_rebuilt(tmp_path):
+    """project.sqlite restored from a backup taken before the last import, the index not: the
+    index held 18 documents for 12 messages (searches counted messages the project lacks)."""
+    root = project(tmp_path)
+    backup = tmp_path / "backup.sqlite"
+    shutil.copy(root / "project.sqlite", backup)
+    with Session.open(root) as s:
+        s.ingest([write_mail(tmp_path / "more", 12, 6)], workers=0)
+        assert s.index.doc_count() == 18
+    shutil.copy(backup, root / "project.sqlite")
+    with Session.open(root) as s:
+        assert s.notes == [f"the search index at {root / 'index'} holds 18 documents where the project has 12 "
+                           f"messages, 12 of them indexed{REBUILT}"]
+        assert s.search("pipeline", limit=100).total == 4
+    check_whole(root)
+
+
+def test_an_index_that_lost_documents_is_rebuilt(tmp_path):
+    """An index older than the database (restored from a backup taken before the last import):
+    12 documents for 18 messages marked indexed; the 6 newer ones were never found."""
+    root = project(tmp_path)
+    shutil.copytree(root / "index", tmp_path / "old-index")
+    with Session.open(root) as s:
+        s.ingest([write_mail(tmp_path / "more", 12, 6)], workers=0)
+    shutil.rmtree(root / "index")
+    shutil.copytree(tmp_path / "old-index", root / "index")
+    with Session.open(root) as s:
+        assert s.notes == [f"the search index at {root / 'index'} holds 12 documents where the project has 18 "
+                           f"messages, 18 of them indexed{REBUILT}"]
+        assert s.search("pipeline", limit=100).total == 6
+    check_whole(root, 18)
+
+
+def test_messages_of_an_interrupted_import_are_indexed_not_a_rebuild(tmp_path):
+    """Messages stored but not yet marked indexed (a killed import) are indexed by the repair,
+    without a rebuild or a note: the index may hold them already or not."""
+    root = project(tmp_path)
+    with Session.open(root) as s:
+        with s.store.transaction() as con:
+            con.execute("UPDATE messages SET indexed = 0 WHERE id % 2 = 0")
+    with Session.open(root) as s:
+        assert s.notes == [] and s.stats()["unindexed"] == 0 and s.index.doc_count() == 12
+    check_whole(root)
+
+
+def test_an_empty_index_is_left_alone_while_another_import_holds_the_lock(tmp_path):
+    """While another process holds the import lock, an index out of step with the database may
+    be that import's work in progress: it is used as it is; the next open rebuilds it."""
+    root = project(tmp_path)
+    Session.create(tmp_path / "empty").close()
+    shutil.rmtree(root / "index")
+    shutil.copytree(tmp_path / "empty" / "index", root / "index")
+    fd, held = try_lock_file(root / "index" / IMPORT_LOCK)   # the other process's import
+    assert fd is not None and not held
+    try:
+        with Session.open(root) as s:
+            assert s.notes == [] and s.index.doc_count() == 0
+    finally:
+        unlock_file(fd)
+    with Session.open(root) as s:
+        assert len(s.notes) == 1 and s.index.doc_count() == 12
+    check_whole(root)
+
+
 def test_a_damaged_index_while_another_import_holds_the_lock_is_busy(tmp_path, monkeypatch):
     """An index that cannot be opened while another process holds the import lock (a commit
     switching the table of contents, a rebuild emptying the folder) is waited for, then the
@@ -165,7 +245,7 @@ def _chattr(flag: str, path: Path) -> subprocess.CompletedProcess:
     return subprocess.run(["chattr", "-R", flag, str(path)], capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("how", ["toc truncated", "missing"])
+@pytest.mark.parametrize("how", ["toc truncated", "missing", "empty"])
 def test_a_read_only_project_with_a_damaged_index_says_how_to_rebuild_it(tmp_path, how):
     """Read-only (immutable: not even root may write), the index cannot be rebuilt: a
     ProjectError names the index and says to copy the project and run 'sasc reindex'; nothing
@@ -177,6 +257,12 @@ def test_a_read_only_project_with_a_damaged_index_says_how_to_rebuild_it(tmp_pat
         for f in (root / "index").iterdir():
             f.unlink()
         problem = f"the search index at {root / 'index'} was missing"
+    elif how == "empty":
+        Session.create(tmp_path / "empty").close()
+        shutil.rmtree(root / "index")
+        shutil.copytree(tmp_path / "empty" / "index", root / "index")
+        problem = (f"the search index at {root / 'index'} holds 0 documents where the project has 12 messages, "
+                   "12 of them indexed")
     else:
         problem = f"the search index at {root / 'index'} was damaged ({damage(root, how)})"
     before = sorted((p.name, p.stat().st_size) for p in root.rglob("*"))
