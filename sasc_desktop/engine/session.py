@@ -297,18 +297,25 @@ class Session:
         return importer.run(sources, progress)
 
     def reindex(self, progress: Optional[Progress] = None) -> int:
-        """Rebuild the search index from the store."""
+        """Rebuild the search index from the store. Holds the project's import lock throughout
+        (ProjectBusyError while another import or rebuild runs: the index it writes is not
+        removed under it)."""
         # Before the index is emptied: a read-only store could not record the rebuild, and an
         # index folder that happens to be writable would be left empty.
         self.store.require_writable("the rebuilt search index")
-        # Every message is marked for indexing before the index is emptied (a busy or damaged
-        # project fails here, the index untouched); an interrupted rebuild is completed on the
-        # next open, as after an interrupted import.
-        with self.store.transaction() as con:
-            con.execute("UPDATE messages SET indexed = 0")
-        self.index.close()
-        self.index = SearchIndex.recreate(self.paths.index)
-        return repair_index(self.store, self.index, progress)
+        lock = take_import_lock(self.index)  # ProjectBusyError while another import runs
+        try:
+            # Every message is marked for indexing before the index is emptied (a busy or
+            # damaged project fails here, the index untouched); an interrupted rebuild is
+            # completed on the next open, as after an interrupted import.
+            with self.store.transaction() as con:
+                con.execute("UPDATE messages SET indexed = 0")
+            self.index.close()
+            self.index = SearchIndex.recreate(self.paths.index, keep=(IMPORT_LOCK,))
+            return repair_index(self.store, self.index, progress, import_lock_held=True)
+        finally:
+            if lock is not None:
+                unlock_file(lock)
 
     # search -------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, offset: int = 0, sort: Optional[str] = None,
