@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import logging
 import re
+import shlex
 from typing import Any, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
@@ -385,6 +386,15 @@ class DocumentView(QWidget):
         j = i + step
         if 0 <= j < len(ids):
             self.open_requested.emit(ids[j])
+
+
+def no_personas_message(root: Optional[Any] = None) -> str:
+    """Why nothing can be trained or checked in a project without personas, and how to give it
+    some: the GUI has no judgment import, so the command line's, for this project."""
+    project = shlex.quote(str(root)) if root else "PROJECT"
+    return ("this project has no personas yet: they come with sensitivity judgments, which are imported with "
+            f"the command line: sasc judgments import {project} --sensitivity FILE (lines 'persona docid level'), "
+            f"or sasc judgments import-categories {project} FOLDER (Berkeley .cats labels)")
 
 
 def current_persona(session) -> Optional[dict[str, Any]]:

@@ -30,9 +30,21 @@ def shorten_words(text: str) -> str:
     return _LONG_WORD.sub(lambda m: _shorten(m.group(0)), text)
 
 
+# The engine's messages end with what to do at the command line; in the app, the app's way instead.
+_IN_GUI = ((re.compile(r"create one with 'sasc init'"), "create one with File ▸ New project…"),)
+
+
+def in_gui(message: str) -> str:
+    """An engine message as the app says it: a hint naming a command the app has a menu item for
+    (``sasc init``) names the menu item; the engine's message stays as it is for the CLI."""
+    for pattern, instead in _IN_GUI:
+        message = pattern.sub(instead, message)
+    return message
+
+
 def friendly(exc: BaseException) -> str:
     if isinstance(exc, SascError):
-        return str(exc) or exc.__class__.__name__
+        return in_gui(str(exc)) or exc.__class__.__name__
     return f"An unexpected problem occurred ({exc.__class__.__name__}: {exc}). Your project is unchanged."
 
 

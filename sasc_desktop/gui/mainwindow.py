@@ -20,8 +20,8 @@ from ..engine.project.judgments import personas as list_personas, topics as list
 from ..engine.records import IngestReport
 from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
-from .document import DocumentView, current_persona, load_document
-from .errors import show_error
+from .document import DocumentView, current_persona, load_document, no_personas_message
+from .errors import in_gui, show_error
 from .help import PANEL_WIDTH, ShortcutsPanel
 from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
@@ -60,7 +60,7 @@ def train_current_persona(session: Session, progress) -> tuple[str, Any]:
     from ..engine.classify import train
     sens = current_persona(session)
     if sens is None:
-        raise ProjectError("this project has no personas yet: import sensitivity judgments first")
+        raise ProjectError(no_personas_message(session.root))
     info = train(session, sens["persona"], progress, kind=TRAIN_KIND)
     return sens["persona_name"], info
 
@@ -298,7 +298,7 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, exc: BaseException, details: str = "") -> QMessageBox:
         box = show_error(self, title, exc, details)
         self.error_dialogs = [b for b in self.error_dialogs if b.isVisible()] + [box]
-        self.flash(f"{title or 'Operation'} failed: {exc}", 10000)
+        self.flash(f"{title or 'Operation'} failed: {in_gui(str(exc))}", 10000)
         return box
 
     def flash(self, text: str, msecs: int = 5000) -> None:
@@ -403,11 +403,11 @@ class MainWindow(QMainWindow):
             if late is not None:  # the project stays open: say how the training stopped for the open ended
                 ended = TRAINING_CANCELLED if late[0] == "cancelled" else (
                     trained_message(*late[1]) if late[0] == "trained" else f"Training failed: {late[1]}")
-                self.flash(f"{ended} ({label.lower()} failed: {exc})", 20000)
+                self.flash(f"{ended} ({label.lower()} failed: {in_gui(str(exc))})", 20000)
             if isinstance(exc, ProjectError) and str(root) in self.state.recent and not root.exists():
                 self.state.forget_project(root)
             if self.info is None:
-                self.doc_view.clear(f"The project could not be opened: {exc}")
+                self.doc_view.clear(f"The project could not be opened: {in_gui(str(exc))}")
             self.project_failed.emit(exc)
         return self.worker.run(op, done, failed, label=label, on_progress=on_progress or self._status_progress)
 
@@ -445,7 +445,7 @@ class MainWindow(QMainWindow):
         self.persona_label.setToolTip(
             "The persona whose sensitivity the results and the message show" if persona else
             "No persona is active: no sensitivity is shown. Choose one in File ▸ Preferences…"
-            if names else "This project has no personas yet: import sensitivity judgments first")
+            if names else capitalised(no_personas_message(self.info["root"])))
 
     def _on_project(self, fn: Callable[[Session], Any], done: Callable[[Any], None],
                     failed: Optional[Callable[[BaseException], None]] = None, label: str = "") -> Task:
@@ -841,7 +841,8 @@ class MainWindow(QMainWindow):
         personas = (self.info or {}).get("personas") or []
         active = (self.info or {}).get("settings", {}).get("active_persona")
         chosen = next((p for p in personas if p["id"] == active), personas[0] if personas else None)
-        self.quality_dialog.set_persona(None if chosen is None else (chosen.get("name") or chosen["id"]))
+        self.quality_dialog.set_persona(None if chosen is None else (chosen.get("name") or chosen["id"]),
+                                        (self.info or {}).get("root"))
 
     def show_quality(self) -> Optional[QualityDialog]:
         """Tools ▸ Check model quality…: the non-modal dialog for the current persona."""
@@ -863,7 +864,7 @@ class MainWindow(QMainWindow):
         import. Read-only. Callbacks arriving after another project was opened do nothing."""
         refusal = self._check_refusal()
         if refusal is None and (self.info is None or not self.info.get("personas")):
-            refusal = "this project has no personas yet: import sensitivity judgments first"
+            refusal = no_personas_message(self.info["root"] if self.info else None)
         if refusal is None and self._checking:
             refusal = "a check is already running"
         if refusal is not None:
@@ -1017,6 +1018,10 @@ class MainWindow(QMainWindow):
         self.worker.run(close_project, label="Closing the project")
         self.worker.wait(60_000)
         super().closeEvent(event)
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _details(exc: BaseException) -> str:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayou
 
 from ..engine.classify import DEFAULT_KIND, KINDS
 from ..engine.errors import Cancelled, ProjectError
-from .document import current_persona
+from .document import current_persona, no_personas_message
 from .errors import friendly
 
 SEED = 0  # the CLI's default: the same settings give the same figures as `sasc classify cv`
@@ -119,7 +119,7 @@ def check_current_persona(session, progress, options: dict[str, Any]) -> dict[st
     else the first). Reads only."""
     sens = current_persona(session)
     if sens is None:
-        raise ProjectError("this project has no personas yet: import sensitivity judgments first")
+        raise ProjectError(no_personas_message(session.root))
     start = time.monotonic()
     r = session.cross_validate_classifier(sens["persona"], progress, folds=options["folds"],
                                           optimise=options["optimise"], kind=options["kind"], seed=SEED)
@@ -148,6 +148,8 @@ class QualityDialog(QDialog):
         self.persona_label = QLabel("")
         self.persona_label.setObjectName("qualityPersona")
         self.persona_label.setTextFormat(Qt.TextFormat.RichText)
+        self.persona_label.setWordWrap(True)   # (no personas: it says how to import them)
+        self.persona_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # a command to copy
         intro = QLabel("Estimates how well the sensitivity model would do on messages it has not seen: the judged "
                        "messages are split into folds, and each fold is tested with a model trained, tuned and "
                        "thresholded on the other folds only. Nothing in the project changes; the saved model "
@@ -264,11 +266,12 @@ class QualityDialog(QDialog):
     def options(self) -> dict[str, Any]:
         return {"optimise": self.optimise.currentData(), "kind": self.kind.currentData(), "folds": self.folds.value()}
 
-    def set_persona(self, name: Optional[str]) -> None:
-        """The persona a run would check (None: the project has none)."""
+    def set_persona(self, name: Optional[str], root: Optional[str] = None) -> None:
+        """The persona a run would check (None: the project at ``root`` has none)."""
         self._has_persona = name is not None
         if name is None:
-            self.persona_label.setText("<b>This project has no personas yet</b>: import sensitivity judgments first.")
+            head, _, rest = no_personas_message(root).partition(": ")
+            self.persona_label.setText(f"<b>{html.escape(head[:1].upper() + head[1:])}</b>: {html.escape(rest)}.")
         else:
             self.persona_label.setText(f"<b>Persona: {html.escape(name)}</b> <span style='color:#666'>(the persona "
                                        f"the document view explains; change it in File ▸ Preferences)</span>")
