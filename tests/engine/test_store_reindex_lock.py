@@ -67,32 +67,47 @@ def test_an_import_while_reindex_runs_is_refused(tmp_path):
     root = project(tmp_path)
     more = write_mail(tmp_path / "more", 12, 6)
     lock = root / "index" / IMPORT_LOCK
-    inode = lock.stat().st_ino
+    kept = os.open(lock, os.O_RDONLY)   # (held open: a removed file's inode is not reused)
     seen = []
 
     def during(done, total, message):
         if seen:
             return
-        fd, busy = try_lock_file(lock)
+        fd, busy = try_lock_file(lock, create=False)
         run = subprocess.run([sys.executable, "-m", "sasc_desktop.cli", "ingest", str(root), str(more)],
                              capture_output=True, text=True, env=ENV, timeout=120)
-        seen.append(((fd, busy), lock.stat().st_ino, run.returncode, run.stderr))
-    with Session.open(root) as s:
-        assert s.reindex(Progress(during)) == 12
-    assert seen == [((None, True), inode, 2, f"sasc: error: {ANOTHER_IMPORT}\n")]
+        seen.append(((fd, busy), os.path.samestat(os.fstat(kept), os.stat(lock)), run.returncode, run.stderr))
+    try:
+        with Session.open(root) as s:
+            assert s.reindex(Progress(during)) == 12
+    finally:
+        os.close(kept)
+    assert seen == [((None, True), True, 2, f"sasc: error: {ANOTHER_IMPORT}\n")]
     check_whole(root)
 
 
 def test_reindex_keeps_the_lock_file_and_releases_it(tmp_path):
+    """The lock file is the same file throughout the rebuild (held open here, so a removed one's
+    inode cannot be reused by a new file of that name), locked while the rebuild indexes, free
+    after it."""
     root = project(tmp_path)
     lock = root / "index" / IMPORT_LOCK
-    inode = lock.stat().st_ino
-    with Session.open(root) as s:
-        assert s.reindex() == 12
-        assert lock.stat().st_ino == inode
-        fd, busy = try_lock_file(lock)
-        assert fd is not None and not busy
-        unlock_file(fd)
+    kept = os.open(lock, os.O_RDONLY)
+    seen = []
+
+    def during(done, total, message):
+        fd, busy = try_lock_file(lock, create=False)
+        seen.append((os.path.samestat(os.fstat(kept), os.stat(lock)), fd, busy))
+    try:
+        with Session.open(root) as s:
+            assert s.reindex(Progress(during)) == 12
+        assert os.path.samestat(os.fstat(kept), os.stat(lock))
+    finally:
+        os.close(kept)
+    assert seen[0] == (True, None, True) and len(set(seen)) == 1
+    fd, busy = try_lock_file(lock)
+    assert fd is not None and not busy
+    unlock_file(fd)
     check_whole(root)
 
 
