@@ -148,11 +148,13 @@ def run_personas(args) -> int:
 def run_cv(args) -> int:
     from ..engine.classify import check_persona, cross_validate
     bar = TextProgressBar("cross-validation")
-    with _session(args.project) as s:
-        check_persona(s, args.persona)
-        r = cross_validate(s, args.persona, folds=args.folds, optimise=args.optimise or "f1", kind=args.model,
-                           seed=args.seed, progress=Progress(bar), beta=args.beta)
-    bar.finish()
+    try:
+        with _session(args.project) as s:
+            check_persona(s, args.persona)
+            r = cross_validate(s, args.persona, folds=args.folds, optimise=args.optimise or "f1", kind=args.model,
+                               seed=args.seed, progress=Progress(bar), beta=args.beta)
+    finally:
+        bar.finish()  # the error or "interrupted" goes on a line of its own
     if args.json:
         print_json(r)
     else:
@@ -165,11 +167,13 @@ def run_cv(args) -> int:
 def run_train(args) -> int:
     from ..engine.classify import check_persona, train
     bar = TextProgressBar("training")
-    with _session(args.project) as s:
-        check_persona(s, args.persona)
-        info = train(s, args.persona, Progress(bar), kind=args.model, beta=_beta(args),
-                     full=True if args.full else None)
-    bar.finish()
+    try:
+        with _session(args.project) as s:
+            check_persona(s, args.persona)
+            info = train(s, args.persona, Progress(bar), kind=args.model, beta=_beta(args),
+                         full=True if args.full else None)
+    finally:
+        bar.finish()  # the error or "interrupted" goes on a line of its own
     if args.json:
         print_json(info.to_json())
     else:

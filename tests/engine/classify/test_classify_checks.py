@@ -160,3 +160,66 @@ def test_a_persona_id_with_spaces_or_control_characters_is_refused(tmp_path, cap
     assert capsys.readouterr().err == f"sasc: error: {message}\n"
     with Session.open(root) as s:
         assert s.personas() == [{"id": "p1", "name": "Persona One"}]   # nothing was imported
+
+
+# ------------------------------------------------------------------------------ the progress bar on a terminal
+def _on_a_terminal(args: list[str], interrupt_at: str | None = None) -> tuple[int, str]:
+    """Run ``sasc args`` with its stderr on a real pseudo-terminal (so its progress bar is drawn;
+    a project's busy timeout 0.2 s instead of 30 s); Ctrl+C (SIGINT) it once ``interrupt_at``
+    is on the terminal. (exit status, what the terminal got)."""
+    import os
+    import pty
+    import signal
+    import subprocess
+    import sys
+    code = ("import sys\nimport sasc_desktop.engine.project.store as st\nst.BUSY_TIMEOUT = 0.2\n"
+            "from sasc_desktop.cli import main\nsys.exit(main(sys.argv[1:]))")
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-c", code, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=slave)
+    os.close(slave)
+    got = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # (EIO: the terminal's other end closed)
+            break
+        if not chunk:
+            break
+        got += chunk
+        if interrupt_at is not None and interrupt_at.encode() in got:
+            p.send_signal(signal.SIGINT)
+            interrupt_at = None
+    os.close(master)
+    return p.wait(), got.decode().replace("\r\n", "\n")
+
+
+def test_an_error_after_the_training_bar_goes_on_a_line_of_its_own(tmp_path):
+    import sqlite3
+    s = _project(tmp_path, n=12)
+    root, db = str(s.root), str(s.store.path)
+    s.close()
+    lock = sqlite3.connect(db, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")  # another program holds the write lock: the commit of the scores fails
+    try:
+        status, out = _on_a_terminal(["classify", "train", root, "--persona", "p1"])
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    assert status == 2
+    lines = out.split("\n")
+    assert lines[-2:] == ["sasc: error: the project is busy (another program is writing to it); try again", ""]
+    assert lines[-3].startswith("\rtraining ")  # the bar, ended by a line break before the error
+
+
+def test_ctrl_c_during_cross_validation_goes_on_a_line_of_its_own(tmp_path):
+    s = _project(tmp_path, n=60)
+    root = str(s.root)
+    s.close()
+    # (Ctrl+C when the bar is first drawn: the 10-fold run has a second or so of work left then)
+    status, out = _on_a_terminal(["classify", "cv", root, "--persona", "p1", "--model", "or", "--folds", "10"],
+                                 interrupt_at="cross-validation ")
+    assert status == 130
+    lines = out.split("\n")
+    assert lines[-2:] == ["sasc: interrupted", ""]
+    assert lines[-3].startswith("\rcross-validation ")  # the bar, ended by a line break before the message
