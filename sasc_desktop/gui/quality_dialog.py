@@ -12,14 +12,16 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayout, QFrame, QHBoxLayout, QHeaderView,
+                               QLabel, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from ..engine.classify import DEFAULT_KIND, KINDS
 from ..engine.errors import Cancelled, ProjectError
 from .document import current_persona, no_personas_message
 from .errors import friendly
 
+MIN_HEIGHT = 240  # px of the scrolling content at the least: the settings stay in view
 SEED = 0  # the CLI's default: the same settings give the same figures as `sasc classify cv`
 DEFAULT_FOLDS = 5
 
@@ -181,6 +183,7 @@ class QualityDialog(QDialog):
         self.progress.setTextVisible(False)
         self.step = QLabel("")
         self.step.setObjectName("qualityStep")
+        self.step.setWordWrap(True)
         self.progress.hide()  # shown while a check runs
         self.step.hide()
         self.status = QLabel("")
@@ -199,6 +202,7 @@ class QualityDialog(QDialog):
 
         self.settings_label = QLabel("")
         self.settings_label.setObjectName("qualitySettings")
+        self.settings_label.setWordWrap(True)   # (the longest model's name, F2, the time: wider than the dialog's least)
         self.table = QTableWidget(0, 3)
         self.table.setObjectName("qualityTable")
         self.table.setHorizontalHeaderLabels(["Measure", "Value", "What it means"])
@@ -244,18 +248,35 @@ class QualityDialog(QDialog):
         for b in (self.run_button, self.cancel_button, self.close_button):
             buttons.addWidget(b)
 
+        # Everything above the buttons scrolls: the wrapped texts need more height the narrower
+        # the dialog is, which a window's minimum size does not follow (at 760 x 560 the sentence
+        # was drawn over the table); laid out in a scroll area, the content is never squeezed.
+        self.body = QWidget()
+        self.body.setObjectName("qualityBody")
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addWidget(self.persona_label)
+        body.addWidget(intro)
+        body.addLayout(form)
+        body.addWidget(self.progress)
+        body.addWidget(self.step)
+        body.addWidget(self.status)
+        body.addWidget(self.placeholder)
+        body.addWidget(self.settings_label)
+        body.addWidget(self.table)
+        body.addWidget(self.sentence)
+        body.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("qualityScroll")
+        self.scroll.setWidget(self.body)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)   # the texts wrap instead
+        # never narrower than the content (no horizontal scrolling), with room for the scroll bar
+        self.scroll.setMinimumWidth(self.body.minimumSizeHint().width() + self.scroll.verticalScrollBar().sizeHint().width())
+        self.scroll.setMinimumHeight(MIN_HEIGHT)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.persona_label)
-        layout.addWidget(intro)
-        layout.addLayout(form)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.step)
-        layout.addWidget(self.status)
-        layout.addWidget(self.placeholder)
-        layout.addWidget(self.settings_label)
-        layout.addWidget(self.table)
-        layout.addWidget(self.sentence)
-        layout.addStretch(1)
+        layout.addWidget(self.scroll, 1)
         layout.addLayout(buttons)
 
     # state ------------------------------------------------------------------------------
@@ -392,6 +413,24 @@ class QualityDialog(QDialog):
             w.show()
         self._set_status("")
         self._update_buttons()
+        self.fit_content()
+
+    def fit_content(self) -> None:
+        """Taller, when the screen has the room, so that the figures are seen without scrolling."""
+        self.body.layout().activate()
+        width = self.scroll.viewport().width()
+        need = self.body.heightForWidth(width) if self.body.hasHeightForWidth() else self.body.sizeHint().height()
+        short = need - self.scroll.viewport().height()
+        if short <= 0:
+            return
+        screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        frame = self.frameGeometry().height() - self.height()
+        height = min(self.height() + short, screen.height() - frame)
+        if height > self.height():
+            self.resize(self.width(), height)
+            top = self.frameGeometry().top()
+            if top + height + frame > screen.bottom():  # still on the screen
+                self.move(self.x(), max(screen.top(), screen.bottom() - height - frame))
 
     def _failed(self, exc: BaseException) -> None:
         self.task = None
