@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,8 +47,10 @@ def init_project(root: Path) -> ProjectPaths:
     if root.exists() and not root.is_dir():
         raise ProjectError(f"{root} exists and is not a folder")
     if root.exists() and (root / MARKER).exists():
-        raise ProjectError(f"{root} is already a SASC project")
-    if root.exists() and any(root.iterdir()):
+        if not unfinished_project(root):
+            raise ProjectError(f"{root} is already a SASC project")
+        # else: an init stopped before it made the database: finished now
+    elif root.exists() and any(root.iterdir()):
         raise ProjectError(f"{root} is not empty; choose an empty or new folder for a project")
     paths = ProjectPaths(root)
     made = None
@@ -65,6 +68,43 @@ def init_project(root: Path) -> ProjectPaths:
     return paths
 
 
+_DB_FILES = ("project.sqlite", "project.sqlite-wal", "project.sqlite-shm", "project.sqlite-journal")
+
+
+def unfinished_project(root: Path) -> bool:
+    """Whether ``root`` is what 'sasc init' leaves when stopped (killed, the power cut) between
+    writing the marker and making the database's schema: the marker, the index, models and
+    exports folders all there and empty, and no database, or one holding nothing (no schema
+    version, no tables). Never true of a project that holds anything: its index is not empty."""
+    try:
+        names = {p.name for p in root.iterdir()}
+        if not names <= {MARKER, "index", "models", "exports", *_DB_FILES}:
+            return False
+        for name in ("index", "models", "exports"):
+            folder = root / name
+            if folder.is_symlink() or not folder.is_dir() or any(folder.iterdir()):
+                return False   # (init makes the three before the marker)
+        if json.loads((root / MARKER).read_text()).get("format") != FORMAT:
+            return False
+    except (OSError, ValueError, AttributeError):
+        return False
+    db = root / "project.sqlite"
+    if not db.exists():
+        return not (names & set(_DB_FILES))
+    try:
+        if db.stat().st_size == 0:
+            return True
+        from .store import _read_only_uri   # (as it is on disk: nothing written, no -wal read)
+        con = sqlite3.connect(_read_only_uri(db), uri=True)
+        try:
+            return (con.execute("PRAGMA user_version").fetchone()[0] == 0
+                    and con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0)
+        finally:
+            con.close()
+    except (OSError, sqlite3.Error):
+        return False
+
+
 def open_project_paths(root: Path, make_folders: bool = True) -> ProjectPaths:
     """The paths of the project at ``root`` after checking it is one; its index, models and
     exports folders made where missing (:func:`make_project_folders`) unless not
@@ -79,6 +119,9 @@ def open_project_paths(root: Path, make_folders: bool = True) -> ProjectPaths:
         raise ProjectError(f"{root} has a project database but no {MARKER} (the file that marks a SASC project "
                            f"folder); if it is a SASC project, write that file with the content "
                            f"{json.dumps({'format': FORMAT})} and open it again")
+    if paths.marker.exists() and unfinished_project(root):
+        raise ProjectError(f"{root} is not a SASC project yet (its creation stopped before its database was made); "
+                           "create one with 'sasc init', which finishes it")
     if not paths.marker.exists() or not paths.db.exists():
         raise ProjectError(f"{root} is not a SASC project (no {MARKER} or project.sqlite); create one with 'sasc init'")
     try:
