@@ -26,7 +26,8 @@ from .features import load_docs, message_set_key, project_features
 from .judgments_io import check_persona, training_labels
 from . import DEFAULT_KIND
 from .naming import legacy_persona_file_part, persona_file_part
-from .model import MIN_PER_CLASS, SensitivityClassifier, check_beta, expected_calibration_error, fbeta_from_counts
+from .model import (MIN_PER_CLASS, SensitivityClassifier, check_beta, check_class_counts, expected_calibration_error,
+                    fbeta_from_counts)
 from .pii import detect_pii
 from ..project.modelfile import (WriterLock, forget_model_file, lock_for_writing, read_model_file,
                                  remove_unless_held, unwritable_message, write_model_file)
@@ -79,8 +80,9 @@ def fit_model(session, persona: str, train_doc_ids: Optional[Sequence[str]] = No
               progress: Optional[Progress] = None, **options) -> SensitivityClassifier:
     """Fit a classifier on the judged documents among ``train_doc_ids`` (all judged documents
     when None). Options are SensitivityClassifier parameters (kind, C, Cs, beta, ...)."""
-    fm = project_features(session, progress)
     ids, y = _labels(session, persona, train_doc_ids)
+    check_class_counts(y)  # (before the features are built: seconds on a large project)
+    fm = project_features(session, progress)
     rows = fm.rows(ids)
     model = SensitivityClassifier(**options).fit(fm.X[rows], y)
     _mark_full_fit(model, fm, persona, rows, y)
@@ -366,9 +368,12 @@ def train(session, persona: str, progress: Optional[Progress] = None, kind: str 
     if models.exists() and not models.is_dir():  # the model could not be saved: say so before fitting
         raise ProjectError(unwritable_message(models, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)),
                                            "the sensitivity model cannot be saved"))
+    # A persona without judgments enough to learn from fails at once, before the features are
+    # built (seconds to minutes on a large project).
+    ids, y = _labels(session, persona)
+    check_class_counts(y)
     state = _mail_state(session.store.con)  # (before the text is read: see _SCORED_THROUGH)
     fm = project_features(session, progress)
-    ids, y = _labels(session, persona)
     rows = fm.rows(ids)
     old = None
     if full is not True:

@@ -276,6 +276,17 @@ def _platt(scores: np.ndarray, y: np.ndarray) -> tuple[float, float, bool]:
 _BASE_NAMES = {"lr": "logistic regression", "svm": "linear SVM"}
 
 
+def check_class_counts(y) -> None:
+    """Labels (1 sensitive, 0 not) a fit can learn from: MIN_PER_CLASS of each, or an InputError
+    saying how many there are. (Fewer leaves an inner training fold with one class only, and a
+    Platt fit on nothing.)"""
+    y = np.asarray(y, dtype=int)
+    n1 = int(y.sum())
+    if min(n1, len(y) - n1) < MIN_PER_CLASS:
+        raise InputError(f"training needs at least {MIN_PER_CLASS} sensitive and {MIN_PER_CLASS} not-sensitive "
+                         f"judgments (got {n1} sensitive and {len(y) - n1} not sensitive)")
+
+
 class SensitivityClassifier(BaseEstimator, ClassifierMixin):
     def __init__(self, kind: str = DEFAULT_KIND, C: Optional[float] = None, Cs: Sequence[float] = (2.0, 8.0, 32.0),
                  beta: float = 1.0, inner_folds: int = 3, class_weight: Optional[str] = "balanced",
@@ -317,11 +328,7 @@ class SensitivityClassifier(BaseEstimator, ClassifierMixin):
         y = np.asarray(y, dtype=int)
         if X.shape[0] != len(y):
             raise InputError("features and labels differ in length")
-        n1 = int(y.sum())
-        if min(n1, len(y) - n1) < MIN_PER_CLASS:
-            # Fewer leaves an inner training fold with one class only (and a Platt fit on nothing).
-            raise InputError(f"training needs at least {MIN_PER_CLASS} sensitive and {MIN_PER_CLASS} not-sensitive "
-                             f"judgments (got {n1} sensitive and {len(y) - n1} not sensitive)")
+        check_class_counts(y)
         return sp.csr_matrix(X), y
 
     # fit / update --------------------------------------------------------------------

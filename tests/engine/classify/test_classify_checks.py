@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from sasc_desktop.cli import main as sasc
-from sasc_desktop.engine.classify import api, cross_validate, import_judgments, probabilities, train
+from sasc_desktop.engine.classify import api, cross_validate, fit_model, import_judgments, probabilities, train
 from sasc_desktop.engine.classify.api import check_seed
 from sasc_desktop.engine.errors import InputError
+from sasc_desktop.engine.progress import Progress
 from sasc_desktop.engine.session import Session
 
 
@@ -223,3 +224,27 @@ def test_ctrl_c_during_cross_validation_goes_on_a_line_of_its_own(tmp_path):
     lines = out.split("\n")
     assert lines[-2:] == ["sasc: interrupted", ""]
     assert lines[-3].startswith("\rcross-validation ")  # the bar, ended by a line break before the message
+
+
+# ------------------------------------------------------------------------------ training without judgments enough
+@pytest.mark.parametrize("how", ["none", "one class"])
+def test_training_a_persona_without_judgments_enough_fails_before_any_feature_is_built(tmp_path, how):
+    s = _project(tmp_path, n=12)
+    if how == "none":
+        (tmp_path / "p2.json").write_text(json.dumps([{"id": "p2", "name": "Persona Two"}]))
+        import_judgments(s, personas_path=tmp_path / "p2.json")
+        message = ("persona 'p2' has no sensitivity judgments on this project's messages; "
+                   "import or make judgments first")
+    else:
+        (tmp_path / "p2.txt").write_text("p2 m0@corp.com 1\np2 m1@corp.com 1\np2 m2@corp.com 0\n")
+        import_judgments(s, sensitivity_path=tmp_path / "p2.txt")
+        message = "training needs at least 2 sensitive and 2 not-sensitive judgments (got 2 sensitive and 1 not sensitive)"
+    heard = []
+    for fit in (lambda: train(s, "p2", progress=Progress(lambda d, t, m: heard.append(m))),
+                lambda: fit_model(s, "p2", progress=Progress(lambda d, t, m: heard.append(m)))):
+        with pytest.raises(InputError) as err:
+            fit()
+        assert str(err.value) == message
+    assert heard == []                                              # no step was started
+    assert sorted(p.name for p in Path(s.paths.models).glob("features-*")) == []   # no feature matrix built
+    s.close()
