@@ -7,9 +7,10 @@ import html
 import logging
 import re
 import shlex
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSizePolicy,
                                QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -43,21 +44,28 @@ class SafeBrowser(QTextBrowser):
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)|([^<]+)")
 _TEXT_UNIT = re.compile(r"&#?\w+;|.", re.S)   # an entity is one character
 # Characters in a run without a space before a break may go in: past any e-mail address or path
-# one would copy (a zero-width space is copied with the text), well short of the pane's width.
+# one would copy (a zero-width space is copied with the text). A run wider than the label is
+# broken where the label's width ends as well (see breakable_html's ``advance``).
 BREAK_EVERY = 60
 
 
 _LINE_BREAK_TAG = re.compile(r"<(br|/?p|/?div)\b", re.I)
 
 
-def breakable_html(markup: str, every: int = BREAK_EVERY) -> str:
+def breakable_html(markup: str, every: int = BREAK_EVERY, width: float = 0.0,
+                   advance: Optional[Callable[[str], float]] = None) -> str:
     """``markup`` with a zero-width space after every ``every`` characters of a run without
     whitespace (outside tags, entities whole; a run goes on across inline tags, ends at a line
     break): a word-wrapping label is as wide as its longest word, and a subject of 190 dots
-    would widen the window. A run holding "@" (an address, a list of them) gets none: a copied
-    address must stay one; the label, never wider than it is given, clips it instead."""
+    would widen the window. Given ``advance`` (the width a piece of text takes) and ``width``
+    (the label's), a run wider than ``width`` is instead broken where each piece would grow
+    wider than it, so that it wraps within the label rather than being cut at its right edge
+    (60 bold capitals are wider than the message pane); a run that fits is left whole. A run holding "@"
+    (an address, a list of them) gets none: a copied address must stay one; the label, never
+    wider than it is given, clips it instead."""
     items: list[tuple[bool, str, int]] = []      # (is a tag, text, run number)
     runs_with_at: set[int] = set()
+    run_text: dict[int, list[str]] = {}
     run_no, in_run = 0, False
     for m in _TAG_OR_TEXT.finditer(markup):
         if m.group(1):
@@ -72,18 +80,68 @@ def breakable_html(markup: str, every: int = BREAK_EVERY) -> str:
                 continue
             if not in_run:
                 run_no, in_run = run_no + 1, True
+                run_text[run_no] = []
             if unit == "@":
                 runs_with_at.add(run_no)
+            run_text[run_no].append(html.unescape(unit) if unit.startswith("&") else unit)
             items.append((False, unit, run_no))
-    out, count, last = [], 0, None
+    too_wide: set[int] = set()
+    if advance is not None and width > 0:
+        too_wide = {r for r, units in run_text.items()
+                    if r not in runs_with_at and len(units) > 1 and advance("".join(units)) > width}
+    out, count, last, piece = [], 0, None, ""
     for is_tag, text, run in items:
         if not is_tag and run >= 0:
-            count = count + 1 if run == last else 1
+            if run != last:
+                count, piece = 1, ""
+            else:
+                count += 1
             last = run
-            if count > every and (count - 1) % every == 0 and run not in runs_with_at:
+            unit = html.unescape(text) if text.startswith("&") else text
+            if run in too_wide:
+                if piece and advance(piece + unit) > width:
+                    out.append("\u200b")
+                    piece = ""
+            elif run not in runs_with_at and count > every and (count - 1) % every == 0:
                 out.append("\u200b")
+            piece += unit
         out.append(text)
     return "".join(out)
+
+
+class HeaderLabel(QLabel):
+    """The message header: rich text that wraps within the label's width, however long a word
+    without spaces in it is (see :func:`breakable_html`): its breaks are worked out again for
+    each width the label is given. ``set_markup`` sets the text."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._markup = ""
+        self._width = -1
+
+    def set_markup(self, markup: str) -> None:
+        self._markup = markup
+        self._width = self.contentsRect().width()
+        self.setText(self._broken(self._width))
+
+    def markup(self) -> str:
+        return self._markup
+
+    def _broken(self, width: int) -> str:
+        # Measured in the header's largest font (the subject's: 13 pt, weight 600), a little
+        # short of the width, so that a piece fits whatever line of the header it is on.
+        font = QFont(self.font())
+        font.setPointSizeF(13)
+        font.setWeight(QFont.Weight.DemiBold)
+        metrics = QFontMetricsF(font)
+        return breakable_html(self._markup, width=max(1.0, width - 4.0), advance=metrics.horizontalAdvance)
+
+    def resizeEvent(self, event):  # noqa: N802 (Qt name)
+        width = self.contentsRect().width()
+        if width != self._width:
+            self._width = width
+            self.setText(self._broken(width))
+        super().resizeEvent(event)
 
 
 def _no_wider_than_given(label: QLabel) -> None:
@@ -209,7 +267,7 @@ class DocumentView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.doc: Optional[dict[str, Any]] = None
-        self.header = QLabel()
+        self.header = HeaderLabel()
         self.header.setObjectName("docHeader")
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -274,7 +332,7 @@ class DocumentView(QWidget):
     # ------------------------------------------------------------------------------------
     def clear(self, message: str = "Open a search result to read it here.") -> None:
         self.doc = None
-        self.header.setText(f'<span style="color:#666">{html.escape(message)}</span>')
+        self.header.set_markup(f'<span style="color:#666">{html.escape(message)}</span>')
         self.sensitivity.setText("")
         self.sensitivity.hide()
         self.body_pager.set_pages(None)
@@ -316,7 +374,7 @@ class DocumentView(QWidget):
             notes.append("; ".join(doc["notes"]))
         if notes:
             lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
-        self.header.setText(breakable_html("<br>".join(lines)))
+        self.header.set_markup("<br>".join(lines))
         panel = sensitivity_html(sens)
         self.sensitivity.setText(panel)   # (kept free of breaks: it holds a command to copy)
         self.sensitivity.setVisible(bool(panel))
