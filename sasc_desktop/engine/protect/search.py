@@ -2,8 +2,9 @@
 
 ``protected_search(session, query, persona, approach, k=10, cutoff="fixed")`` returns the
 searcher's list and, separately, the documents held back as too uncertain (for the review
-queue). The pipeline: candidates (the documents the query matches, as plain search matches
-them: its NOT, -word, field:term, phrases and filters) -> relevance features of the query's
+queue). The pipeline: candidates (the first SEARCH_DEPTH documents the query matches, as plain
+search matches them: its NOT, -word, field:term, phrases and filters; the same for every page,
+so pages are slices of one list) -> relevance features of the query's
 positive words (rank.features.positive_terms) -> the persona classifier's
 probabilities (engine/classify; trained on first use if the project has none) -> a ranker
 trained for the approach on the project's judged topics (stored in ``models/``; BM25 when the
@@ -52,6 +53,11 @@ MODEL_FORMAT_VERSION = 1
 PROTECT_APPROACHES = ("relevance", "prefilter", "postfilter", "demote", "joint", "joint_postfilter")
 SEARCH_CUTOFFS = ("fixed", "dynamic", "static", "threshold")
 THRESHOLD = 0.5
+# How many of a query's matches (its first, by BM25F) a protected search ranks, the same for every
+# page: the searcher's list is made of them and ends there (see protected_search). Every candidate's
+# features are computed (about 0.2-0.3 ms each on the demo's mail: a query matching 500 or more
+# takes about 100-150 ms on 2 busy cores, one matching fewer than 200 as before).
+SEARCH_DEPTH = 500
 UNCERTAIN = (0.25, 0.75)      # probability band of "too uncertain": held back for review
 
 
@@ -395,14 +401,22 @@ def current_protection(session, persona: str, approach: str, train: bool = True,
 
 
 def protected_search(session, query: str, persona: str, approach: str = "joint", k: int = 10,
-                     cutoff: str = "fixed", depth: int = 200, train_if_missing: bool = True,
+                     cutoff: str = "fixed", depth: int = SEARCH_DEPTH, train_if_missing: bool = True,
                      extractor=None, show_withheld: bool = False, offset: int = 0,
                      retrain_stale: bool = False) -> dict:
     """The searcher's list (``hits``) and the uncertain documents held back for review.
 
+    ``depth``: how many of the query's matches are ranked: its first ``depth`` (SEARCH_DEPTH)
+    by BM25F, whatever the page. The searcher's list is made of those (less what is withheld or
+    filtered out) and ends there, so its length and order do not depend on ``k`` or ``offset``.
+    (The depth cannot grow with the page asked for: the ranker may place a deeper match above
+    ones already shown, so deeper pages would reorder the earlier ones.)
+
     ``offset``: the page after the first ``offset`` documents of the searcher's list: ranks
     ``offset + 1`` to ``offset + k`` of the list ``k = offset + k`` gives (the cutoff policy
-    applies to that whole list; at least ``offset + k`` candidates are ranked).
+    applies to that whole list). With the fixed, static and threshold policies successive pages
+    together are the one long list (same order, no gap, no repeat); the dynamic policy shows a
+    share of the ``offset + k`` asked for, so its pages are slices of lists of their own lengths.
 
     ``cutoff``: how long the searcher's list is: ``fixed`` the first ``offset + k``; ``dynamic``
     floor((offset + k) (1 - predicted sensitive / candidates)); ``static`` the first
@@ -426,8 +440,9 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
         raise InputError("k must be at least 1")
     if offset < 0:
         raise InputError("offset must be 0 or more")
-    total = offset + k
-    depth = max(depth, total)
+    if depth < 1:
+        raise InputError("depth (candidates ranked) must be at least 1")
+    total = offset + k      # the list is ranked from the same first ``depth`` matches for every page
     t0 = time.perf_counter()
     weights = {**DEFAULT_FIELD_WEIGHTS, **session.settings()["field_weights"]}
     # A query plain search refuses is refused (by the search below, with its messages), before any training.
@@ -484,7 +499,7 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
                 "subject": r.get("subject", ""), "sender": r.get("sender", ""), "date": r.get("date")}
 
     result = {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
-              "offset": offset, "ranker": (payload or {}).get("ranker", "bm25"), "trained": trained,
+              "offset": offset, "depth": depth, "ranker": (payload or {}).get("ranker", "bm25"), "trained": trained,
               "model_up_to_date": up_to_date,
               "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],
               "held_back": [hit(i + 1, d) for i, d in enumerate(held)]}
