@@ -33,7 +33,6 @@ Message-ID), the one rule every consumer calls.
 from __future__ import annotations
 
 import hashlib
-import re
 import threading
 import time
 from contextlib import contextmanager
