@@ -16,6 +16,7 @@ HIT_ROLE = Qt.ItemDataRole.UserRole + 2
 
 COLUMNS = ("Rank", "Score", "Sensitivity", "Date", "From", "Subject")
 RANK, SCORE, SENS, DATE, FROM, SUBJECT = range(len(COLUMNS))
+SHORT_TITLES = {SENS: "Sens."}  # in a narrow results pane
 
 
 def short_date(iso: Optional[str]) -> str:
@@ -92,6 +93,19 @@ class ResultsModel(QAbstractTableModel):
         self.hits: list[SearchHit] = []
         self.probs: Optional[Sequence[float]] = None
         self.times: list[Optional[float]] = []
+        self.date_only = False     # a narrow results pane: the Date column without the time
+        self.short_titles = False  # ... and "Sens." for Sensitivity
+
+    def set_compact(self, date_only: bool, short_titles: bool) -> None:
+        """The narrow-pane look (see SearchPanel._fit_columns); the full date and time stay in
+        the Date cell's tooltip."""
+        if date_only != self.date_only:
+            self.date_only = date_only
+            if self.hits:
+                self.dataChanged.emit(self.index(0, DATE), self.index(len(self.hits) - 1, DATE))
+        if short_titles != self.short_titles:
+            self.short_titles = short_titles
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, SENS, SENS)
 
     def set_hits(self, hits: Sequence[SearchHit], probs: Optional[Sequence[float]] = None) -> None:
         self.beginResetModel()
@@ -109,7 +123,7 @@ class ResultsModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return SHORT_TITLES.get(section, COLUMNS[section]) if self.short_titles else COLUMNS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == SENS:
             return "Probability that the active persona would find this message sensitive (from the classifier)"
         return None
@@ -134,7 +148,7 @@ class ResultsModel(QAbstractTableModel):
                 p = self.prob(index.row())
                 return "n/a" if p is None else f"{p:.2f}"
             if col == DATE:
-                return local_date(hit.date)
+                return local_date(hit.date)[:10] if self.date_only else local_date(hit.date)
             if col == FROM:
                 return display_name(hit.sender)
             if col == SUBJECT:
@@ -156,7 +170,8 @@ class ResultsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and col in (FROM, SUBJECT):
             return hit.sender if col == FROM else hit.subject
         if role == Qt.ItemDataRole.ToolTipRole and col == DATE and hit.date:
-            return f"Sent {hit.date.replace('T', ' ')} (the sender's clock); shown in this computer's time"
+            return (f"Sent {hit.date.replace('T', ' ')} (the sender's clock); "
+                    + (f"{local_date(hit.date)} on this computer" if self.date_only else "shown in this computer's time"))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (RANK, SCORE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

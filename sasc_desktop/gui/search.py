@@ -11,12 +11,15 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QPushButton, QStyle, QTableView, QToolButton, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
-from .models import COLUMNS, HIT_ROLE, RANK, SENS, SUBJECT, FROM, DATE, SCORE, ResultsModel, ResultsProxy, SensitivityBarDelegate
+from .models import (COLUMNS, HIT_ROLE, RANK, SENS, SHORT_TITLES, SUBJECT, FROM, DATE, SCORE, ResultsModel, ResultsProxy,
+                     SensitivityBarDelegate)
 
 log = logging.getLogger("sasc_desktop.gui")
 
 PAGE_SIZE = 100
 FROM_MIN, FROM_MAX = 90, 150  # px: the From column's width, by the room the results pane has
+FROM_LEAST = 60               # px: From in a narrow pane, before Subject gives way
+SUBJECT_MIN = 120             # px: Subject, the key column, stays at least this wide where it can
 HEADER_PADDING = 6  # px either side of a column title (resources/style.qss: QHeaderView::section)
 SEP = "&nbsp;&nbsp; · &nbsp;&nbsp;"  # between the parts of the summary under the table (rich text)
 
@@ -152,15 +155,27 @@ class SearchPanel(QWidget):
         # arrow over "Rank").
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         arrow = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize) + 4
-        for col, width in ((RANK, 48), (SCORE, 56), (SENS, 84), (DATE, 118), (FROM, 150)):
-            need = header.fontMetrics().horizontalAdvance(COLUMNS[col]) + 2 * HEADER_PADDING + arrow
-            header.resizeSection(col, max(width, need))
+
+        def room(title: str, width: int) -> int:
+            return max(width, header.fontMetrics().horizontalAdvance(title) + 2 * HEADER_PADDING + arrow)
+        cells = self.table.fontMetrics()
+        # The fixed columns' widths, full and in a narrow pane (see _fit_columns): the date
+        # without its time, "Sens." for Sensitivity (its bar and number fit in 60 px)
+        self._widths = {RANK: room(COLUMNS[RANK], 48), SCORE: room(COLUMNS[SCORE], 56),
+                        SENS: room(COLUMNS[SENS], 84), DATE: room(COLUMNS[DATE], 118)}
+        self._narrow = {DATE: room(COLUMNS[DATE], cells.horizontalAdvance("0000-00-00") + 2 * HEADER_PADDING + 4),
+                        SENS: room(SHORT_TITLES[SENS], 60)}
+        for col, width in self._widths.items():
+            header.resizeSection(col, width)
+        header.resizeSection(FROM, room(COLUMNS[FROM], FROM_MAX))
         header.setSectionResizeMode(SUBJECT, QHeaderView.ResizeMode.Stretch)
         header.sortIndicatorChanged.connect(self._sort_changed)
         # From gives way to Subject in a narrow results pane (the F1 panel open, a small window),
-        # until someone sets its width by hand.
+        # until someone sets its width by hand; narrower still, the fixed columns do (_fit_columns).
         self._from_set_by_hand = False
         self._fitting = False
+        self._sens_available = False
+        self.narrow_level = 0
         header.sectionResized.connect(self._section_resized)
         self.table.viewport().installEventFilter(self)
         header.setToolTip("Click Date, From or Subject to sort all the results by it, Score or Sensitivity to sort "
@@ -225,6 +240,7 @@ class SearchPanel(QWidget):
             self.search_requested.emit(self.query, offset)
 
     def set_sensitivity_available(self, available: bool) -> None:
+        self._sens_available = available
         self.table.setColumnHidden(SENS, not available)
         self._fit_columns()
 
@@ -237,17 +253,46 @@ class SearchPanel(QWidget):
         if column == FROM and not self._fitting:
             self._from_set_by_hand = True
 
+    def _fixed_widths(self, level: int) -> dict[int, int]:
+        """The widths of the fixed columns shown at a narrowing ``level``: 0 as they are made,
+        1 the Date without its time, 2 also "Sens." for Sensitivity, 3 also no Score column
+        (kept while the results are sorted by it)."""
+        widths = dict(self._widths)
+        if level >= 1:
+            widths[DATE] = self._narrow[DATE]
+        if level >= 2:
+            widths[SENS] = self._narrow[SENS]
+        if level >= 3 and self.sort_column != SCORE:
+            del widths[SCORE]
+        if not self._sens_available:
+            del widths[SENS]
+        return widths
+
     def _fit_columns(self) -> None:
-        """From takes up to two fifths of what the fixed columns leave (90 to 150 px); Subject
-        stretches over the rest."""
-        if self._from_set_by_hand:
-            return
+        """Subject, the key column, keeps at least SUBJECT_MIN px wherever the pane allows: From
+        takes up to two fifths of what the fixed columns leave (90 to 150 px), Subject stretches
+        over the rest; in a narrower pane (a small window, the F1 panel open) the fixed columns
+        give way, step by step (the least step that leaves Subject and From their room): the
+        Date without its time, "Sens.", no Score; then From, down to FROM_LEAST px."""
+        width = self.table.viewport().width()
+        levels = [(level, width - sum(self._fixed_widths(level).values())) for level in range(4)]
+        level, rest = next(((lv, r) for lv, r in levels if r >= SUBJECT_MIN + FROM_MIN),
+                           next(((lv, r) for lv, r in levels if r >= SUBJECT_MIN + FROM_LEAST), levels[-1]))
         header = self.table.horizontalHeader()
-        fixed = sum(header.sectionSize(c) for c in (RANK, SCORE, SENS, DATE) if not self.table.isColumnHidden(c))
-        rest = self.table.viewport().width() - fixed
         self._fitting = True
         try:
-            header.resizeSection(FROM, max(FROM_MIN, min(FROM_MAX, rest * 2 // 5)))
+            widths = self._fixed_widths(level)
+            if (level, SCORE in widths) != (self.narrow_level, not self.table.isColumnHidden(SCORE)):
+                self.narrow_level = level
+                self.model.set_compact(date_only=level >= 1, short_titles=level >= 2)
+                self.table.setColumnHidden(SCORE, SCORE not in widths)
+                for col, w in widths.items():
+                    header.resizeSection(col, w)
+            if not self._from_set_by_hand:
+                shown = max(FROM_MIN, min(FROM_MAX, rest * 2 // 5))
+                if rest - shown < SUBJECT_MIN:
+                    shown = max(FROM_LEAST, rest - SUBJECT_MIN)
+                header.resizeSection(FROM, shown)
         finally:
             self._fitting = False
 

@@ -1,0 +1,65 @@
+"""Subject, the key column, stays in view in a narrow results pane: at 800 x 600 the fixed
+columns (Rank, Score, Sensitivity, Date: 340 px of a 407 px pane) left it entirely off-screen.
+In a narrow pane the Date loses its time, Sensitivity is titled "Sens." and Score goes, step by
+step, as far as needed; at 1280 x 800 everything is as it was."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from sasc_desktop.engine.session import Session
+from sasc_desktop.gui.models import COLUMNS, DATE, FROM, RANK, SCORE, SENS, SUBJECT
+
+from gui_support import open_project, pump, search
+from test_train_action import build
+
+SHOTS = Path("/tmp/s7/gui_fix")
+LEAST_SUBJECT = 120   # px of Subject in view
+LEAST_FROM = 60       # px of From in view
+
+
+def _visible(table, col) -> int:
+    header = table.horizontalHeader()
+    if table.isColumnHidden(col):
+        return 0
+    left = header.sectionViewportPosition(col)
+    right = left + header.sectionSize(col)
+    return max(0, min(right, table.viewport().width()) - max(left, 0))
+
+
+def _trained(tmp_path) -> Path:
+    from sasc_desktop.engine.classify import train
+    root = build(tmp_path)["root"]
+    with Session.open(root) as s:
+        train(s, "holly-palmer")
+    return root
+
+
+def test_subject_and_from_stay_in_view_in_a_narrow_window(qtbot, window, tmp_path):
+    open_project(qtbot, window, _trained(tmp_path))
+    search(qtbot, window, "topic")
+    panel = window.search_panel
+    table, model = panel.table, panel.model
+    assert not table.isColumnHidden(SENS)            # a model: the Sensitivity column is there
+    for w, h in ((800, 600), (1024, 700), (1280, 800)):
+        window.resize(w, h)
+        pump(150)
+        shown = {COLUMNS[c]: _visible(table, c) for c in range(len(COLUMNS))}
+        assert shown["Subject"] >= LEAST_SUBJECT, f"{w}x{h}: {shown}"
+        assert shown["From"] >= LEAST_FROM, f"{w}x{h}: {shown}"
+        header = table.horizontalHeader()
+        widths = [header.sectionSize(c) for c in range(len(COLUMNS)) if not table.isColumnHidden(c)]
+        assert sum(widths) <= table.viewport().width(), f"{w}x{h}: a column scrolled out of view"
+        assert shown["Rank"] > 0 and shown["Sensitivity"] > 0 and shown["Date"] > 0
+        if SHOTS.is_dir():
+            window.grab().save(str(SHOTS / f"results_{w}x{h}.png"))
+    # at the default size, the columns are as they were: Score, "Sensitivity", the date with its time
+    date = model.index(0, DATE).data()
+    assert not table.isColumnHidden(SCORE) and model.headerData(SENS, Qt.Orientation.Horizontal) == "Sensitivity"
+    assert len(date) == 16 and date[10] == " "
+    window.resize(800, 600)
+    pump(150)
+    date = model.index(0, DATE).data()
+    assert len(date) == 10 and date in model.index(0, DATE).data(Qt.ItemDataRole.ToolTipRole)   # the whole of it in the tooltip
+    assert table.isColumnHidden(SCORE) and model.headerData(SENS, Qt.Orientation.Horizontal) == "Sens."
