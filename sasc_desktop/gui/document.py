@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
-from .evidence import PAGE_CHARS, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
+from .evidence import CUE, PAGE_CHARS, PII, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
 from .models import header_date, local_date
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -240,11 +240,13 @@ class PagedBrowser(QWidget):
             a, b = pages.span(page)
             text = (f"<b>Long {self.what}:</b> part {page + 1:,} of {len(pages):,} "
                     f"(characters {a + 1:,}–{b:,} of {len(pages.text):,}).")
-            hits = pages.pages_with(QUERY)
-            if len(hits) == len(pages):
-                text += " Search terms in every part."
-            elif hits:
-                text += f" Search terms in part{'s' if len(hits) > 1 else ''} {_part_list(hits)}."
+            # where the search terms are, and the evidence the sensitivity line counts
+            for layer, what in ((QUERY, "Search terms"), (PII, "Personal information"), (CUE, "Sensitivity cue words")):
+                hits = pages.pages_with(layer)
+                if len(hits) == len(pages):
+                    text += f" {what} in every part."
+                elif hits:
+                    text += f" {what} in part{'s' if len(hits) > 1 else ''} {_part_list(hits)}."
             self.notice.setText(text)
             self.prev_button.setEnabled(page > 0)
             self.next_button.setEnabled(page < len(pages) - 1)
