@@ -291,18 +291,26 @@ def _drop_old_model_files(session, persona: str, keep: Path) -> None:
 
 
 def load_model(session, persona: str) -> SensitivityClassifier:
-    """The persona's saved model (format version checked)."""
+    """The persona's saved model (format version checked, and that it is this persona's: a
+    file of another persona's model copied over it is a ProjectError, never used silently)."""
     path = None
     for _ in range(5):
         seen, path = path, _model_path(session, persona)
         try:
-            return read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "classifier",
-                                   "retrain with 'sasc classify train'")["model"]
+            payload = read_model_file(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, "classifier",
+                                      "retrain with 'sasc classify train'")
         except FileNotFoundError:
             forget_model_file(path)
             if path == seen:  # the row still names it: there is no model
                 break
             # else a training (another thread or process) replaced it meanwhile: read the row again
+        else:
+            model = payload["model"]
+            owner = payload.get("persona", getattr(model, "persona_", None))
+            if owner is not None and owner != persona:
+                raise ProjectError(f"the sensitivity model file {path} is persona {owner}'s model, not {persona}'s; "
+                                   f"retrain with 'sasc classify train {session.root} --persona {persona}'")
+            return model
     check_persona(session, persona)
     raise NoModelError(f"no sensitivity model for persona {persona!r} yet: "
                        f"train one with 'sasc classify train {session.root} --persona {persona}'")
