@@ -17,6 +17,7 @@ from whoosh import query as wq
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.qparser.dateparse import DateParserPlugin
+from whoosh.matching.binary import AndNotMatcher
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3Codec, W3TermInfo, _lenfield
 from whoosh.compat import dumps
 from whoosh.system import pack_int, pack_ushort
@@ -484,7 +485,7 @@ class SearchIndex:
                                  f"{DATE_HINT}") from exc
             raise QueryError(f"cannot understand the query {original!r}: {exc}") from exc
         q = _phrases_without_positions(q, schema)
-        q = _filters_restrict(q)
+        q = _fixed_and_not(_filters_restrict(q))
         problem = _query_problem(q, dates)
         if problem:
             raise QueryError(f"cannot understand the query {original!r}: {problem}")
@@ -712,6 +713,38 @@ def _phrases_without_positions(q, schema):
         return _rebuild(q, [_phrases_without_positions(k, schema) for k in q.children()])
     if isinstance(q, wq.WrappingQuery):  # (e.g. ConstantScoreQuery)
         return q.__class__(_phrases_without_positions(q.child, schema))
+    return q
+
+
+class _AndNotMatcher(AndNotMatcher):
+    """Whoosh's AndNotMatcher skipped the excluded list only when both lists began on the same
+    document: with the excluded list's first document before the wanted list's first, that
+    first wanted one was matched even when excluded ('power NOT california' listed a message
+    holding both). Here the excluded list is first moved on to the wanted list's document."""
+
+    def _find_first(self):
+        if self.a.is_active() and self.b.is_active():
+            self._find_next()
+
+
+class AndNot(wq.AndNot):
+    """wq.AndNot (the same tree shape: rank.features.positive_terms reads it) matched by
+    :class:`_AndNotMatcher`."""
+
+    def matcher(self, searcher, context=None):
+        return _AndNotMatcher(self.a.matcher(searcher, context), self.b.matcher(searcher, searcher.boolean_context()))
+
+
+def _fixed_and_not(q):
+    """``q`` with every wq.AndNot (ANDNOT typed, or made by :func:`_filters_restrict`) an :class:`AndNot`."""
+    if isinstance(q, wq.AndNot):
+        return AndNot(_fixed_and_not(q.a), _fixed_and_not(q.b))
+    if isinstance(q, wq.Not):
+        return wq.Not(_fixed_and_not(q.query), boost=q.boost)
+    if isinstance(q, wq.CompoundQuery):
+        return _rebuild(q, [_fixed_and_not(k) for k in q.children()])
+    if isinstance(q, wq.WrappingQuery):
+        return q.__class__(_fixed_and_not(q.child))
     return q
 
 
