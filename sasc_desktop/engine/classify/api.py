@@ -64,6 +64,13 @@ class ModelInfo:
 
 # ------------------------------------------------------------------------------ fitting
 def _labels(session, persona: str, doc_ids: Optional[Sequence[str]] = None) -> tuple[list[str], np.ndarray]:
+    """(judged doc ids, labels) of the persona, among the messages in the project now.
+
+    Read these BEFORE the feature matrix (train, fit_model, cross_validate do): messages are
+    only ever added, so every id read here has a row in a matrix built afterwards, also while an
+    import (another session or process) commits more judged mail; that mail is left out of this
+    training, and the next one learns from it. Read after the matrix, such mail has a label and
+    no row ("no document ... in this project"; tests/engine/classify/test_train_during_import.py)."""
     check_persona(session, persona)
     labels = training_labels(session, persona)
     if doc_ids is not None:
