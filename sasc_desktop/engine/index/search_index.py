@@ -7,6 +7,7 @@ from array import array
 import threading
 import time
 import zlib
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterable
 
@@ -17,6 +18,7 @@ from whoosh import query as wq
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.qparser.dateparse import DateParserPlugin
+from whoosh.util.times import adatetime, timespan
 from whoosh.matching.binary import AndNotMatcher
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3Codec, W3TermInfo, _lenfield
 from whoosh.compat import dumps
@@ -475,7 +477,7 @@ class SearchIndex:
         schema = self.schema
         searchable = sorted(set(schema.names()) - {"id", "doc_id"})
         text = _check_syntax(text, searchable)   # (field names lower-cased)
-        text, dates = _normalise_dates(text)
+        text, dates = _normalise_dates(text, original)
         try:
             q = parser.parse(text)
         except Exception as exc:
@@ -665,10 +667,11 @@ def _check_syntax(text: str, fields: list[str]) -> str:
     return "".join(out)
 
 
-def _normalise_dates(text: str) -> tuple[str, dict[str, str]]:
+def _normalise_dates(text: str, query: str | None = None) -> tuple[str, dict[str, str]]:
     """date:2001-03-05, date:>2001-03, date:<=2001 and ISO ranges -> Whoosh's compact forms;
     with each compact value's text as the user wrote it (for messages), and under "" every
-    date: part as written."""
+    date: part as written. ``>X`` and ``<X`` leave X out (date:>2001 is from 2002 on,
+    date:<2001-05 up to the end of April 2001: :func:`_beyond`); ``>=X`` and ``<=X`` take it in."""
     written: dict[str, str] = {}
     parts: list[str] = []
 
@@ -676,6 +679,8 @@ def _normalise_dates(text: str) -> tuple[str, dict[str, str]]:
         value = _ISO.sub(lambda d: d.group(1) + d.group(2) + (d.group(3) or ""), m.group(1))
         if value[:1] in "<>":
             bound = value.lstrip("<>=")
+            if value[1:2] != "=":
+                bound = _beyond(bound, value[0], query or text)
             value = f"[{bound} to]" if value[0] == ">" else f"[to {bound}]"
         for compact, original in zip(_date_parts(value), _date_parts(m.group(1))):
             written.setdefault(compact, original)
@@ -686,6 +691,37 @@ def _normalise_dates(text: str) -> tuple[str, dict[str, str]]:
     if parts:
         written[""] = " or ".join(dict.fromkeys(parts))
     return text, written
+
+
+_DATES = DateParserPlugin(free=False).dateparser.get_parser()   # (as Whoosh reads a range's bounds)
+
+
+def _beyond(bound: str, side: str, query: str) -> str:
+    """The bound of date:>X (``side`` ">") or date:<X ("<") that leaves the whole of X out, in
+    Whoosh's compact form: the second after X's last (date:>2001 is date:>=20020101000000), the
+    second before X's first (date:<2001-05 is date:<=20010430235959). ``bound`` as it is when
+    Whoosh cannot read it (its error then says so)."""
+    try:
+        d = _DATES.date_from(bound, datetime.utcnow())
+    except Exception:
+        return bound
+    if d is None:
+        return bound
+    d = d.disambiguated(datetime.utcnow()) if hasattr(d, "disambiguated") else d
+    if isinstance(d, timespan):
+        first, last = d.start, d.end
+    elif isinstance(d, adatetime):
+        first, last = d.floor(), d.ceil()
+    else:
+        first = last = d
+    try:
+        edge = last + timedelta(microseconds=1) if side == ">" else first - timedelta(microseconds=1)
+    except OverflowError:
+        raise QueryError(f"cannot understand the query {query!r}: no date comes "
+                         f"{'after' if side == '>' else 'before'} {bound!r}") from None
+    if side == ">" and edge.microsecond:     # (a bound to the microsecond: the next whole second)
+        edge = edge.replace(microsecond=0) + timedelta(seconds=1)
+    return f"{edge.year:04d}{edge:%m%d%H%M%S}"
 
 
 def _date_parts(value: str) -> list[str]:
