@@ -15,7 +15,7 @@ import numpy as np
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
-from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.qparser import MultifieldPlugin, OrGroup, QueryParser
 from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.util.times import adatetime, timespan
@@ -468,8 +468,8 @@ class SearchIndex:
     def parse(self, text: str, weights: dict[str, float] | None = None):
         weights = {**DEFAULT_FIELD_WEIGHTS, **(weights or {})}
         fields = [f for f in SEARCH_FIELDS if weights.get(f, 0) > 0] or list(SEARCH_FIELDS)
-        parser = MultifieldParser(fields, self.schema, fieldboosts={f: float(weights[f]) for f in fields},
-                                  group=OrGroup.factory(0.0))
+        parser = _Parser(None, self.schema, group=OrGroup.factory(0.0))
+        parser.add_plugin(MultifieldPlugin(fields, fieldboosts={f: float(weights[f]) for f in fields}))
         parser.add_plugin(DateParserPlugin(free=False))
         original = text = (text or "").strip()
         if not text:
@@ -561,6 +561,21 @@ class SearchIndex:
             return []
         return [(t.startchar, t.endchar) for t in self.analyzer(text, chars=True, removestops=False)
                 if t.text in terms]
+
+
+class _Parser(QueryParser):
+    """Whoosh's parser, but a word the analyser splits into several (an address, a hyphenated
+    word, a number with slashes: steven.kean@enron.com, year-end, 11/22/99, 2001-03) is searched
+    as those words in that order, a phrase, in the fields with word positions (subject, body,
+    attachments), and as all of them in 'all' (Whoosh's default OR-ed them: year-end found
+    every message with 'year' or 'end'). At parse time: the index is not changed."""
+
+    def multitoken_query(self, spec, texts, fieldname, termclass, boost):
+        if fieldname in SEARCH_FIELDS:
+            spec = "phrase"
+        elif fieldname == "all":
+            spec = "and"
+        return super().multitoken_query(spec, texts, fieldname, termclass, boost)
 
 
 MAX_EXPANSIONS = 1000  # indexed terms a query's prefixes and wildcards are highlighted by
