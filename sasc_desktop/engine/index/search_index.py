@@ -563,12 +563,75 @@ class SearchIndex:
                 if t.text in terms]
 
 
+STEMMED_FIELDS = frozenset(SEARCH_FIELDS + ("all",))
+
+
+class EitherPattern(wq.Wildcard):
+    """The indexed terms of a field matching any of several globs (``patterns``), as one
+    multi-term query: a prefix or wildcard in a stemmed field is its stemmed form or the text
+    as typed, lower-cased (energy* is energi* or energy*, so 'EnergyOnline', indexed as
+    'energyonlin', is found; the stem alone missed it). One query, so a message matched by both
+    forms counts once."""
+
+    def __init__(self, fieldname, patterns, boost=1.0, constantscore=True):
+        super().__init__(fieldname, patterns[0], boost=boost, constantscore=constantscore)
+        self.patterns = tuple(dict.fromkeys(patterns))
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.patterns == other.patterns
+
+    def __hash__(self):
+        return super().__hash__() ^ hash(self.patterns)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.fieldname!r}, {self.patterns!r}, boost={self.boost})"
+
+    def __unicode__(self):
+        return "%s:(%s)" % (self.fieldname, " OR ".join(self.patterns))
+
+    __str__ = __unicode__
+
+    def normalize(self):
+        return self
+
+    def _btexts(self, ixreader):
+        found: set[bytes] = set()
+        for pattern in self.patterns:
+            one = wq.Wildcard(self.fieldname, pattern).normalize()   # (a Prefix where it can be)
+            if isinstance(one, wq.MultiTerm):
+                found.update(one._btexts(ixreader))
+        return sorted(found)   # (term order)
+
+
+def _glob_escape(text: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
 class _Parser(QueryParser):
-    """Whoosh's parser, but a word the analyser splits into several (an address, a hyphenated
-    word, a number with slashes: steven.kean@enron.com, year-end, 11/22/99, 2001-03) is searched
-    as those words in that order, a phrase, in the fields with word positions (subject, body,
-    attachments), and as all of them in 'all' (Whoosh's default OR-ed them: year-end found
-    every message with 'year' or 'end'). At parse time: the index is not changed."""
+    """Whoosh's parser, but:
+
+    - a word the analyser splits into several (an address, a hyphenated word, a number with
+      slashes: steven.kean@enron.com, year-end, 11/22/99, 2001-03) is searched as those words
+      in that order, a phrase, in the fields with word positions (subject, body, attachments),
+      and as all of them in 'all' (Whoosh's default OR-ed them: year-end found every message
+      with 'year' or 'end'). At parse time: the index is not changed.
+    - a prefix or wildcard in a stemmed field is its stem or the text as typed (:class:`EitherPattern`).
+    """
+
+    def term_query(self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True):
+        q = super().term_query(fieldname, text, termclass, boost=boost, tokenize=tokenize, removestops=removestops)
+        if type(q) is not termclass or termclass not in (wq.Prefix, wq.Wildcard) or fieldname not in STEMMED_FIELDS:
+            return q
+        raw, stem = text.lower(), q.text
+        if raw == stem:
+            return q
+        if termclass is wq.Prefix:
+            if raw.startswith(stem):     # (every term raw* matches, stem* matches)
+                return q
+            if stem.startswith(raw):
+                return wq.Prefix(fieldname, raw, boost=q.boost)
+            raw, stem = _glob_escape(raw) + "*", _glob_escape(stem) + "*"
+        return EitherPattern(fieldname, (stem, raw), boost=q.boost)
 
     def multitoken_query(self, spec, texts, fieldname, termclass, boost):
         if fieldname in SEARCH_FIELDS:
