@@ -549,8 +549,11 @@ class SearchIndex:
         range (budg*, bud?et) stands for the indexed terms it matches: the first
         MAX_EXPANSIONS of them in term order."""
         fields = SEARCH_FIELDS + ("all",)
-        terms = {t.decode() if isinstance(t, bytes) else str(t) for field, t in q.iter_all_terms() if field in fields}
-        patterns = [leaf for leaf in q.leaves() if isinstance(leaf, wq.MultiTerm) and leaf.field() in fields]
+        wanted = list(wanted_leaves(q))
+        terms = {t.decode() if isinstance(t, bytes) else str(t)
+                 for leaf in wanted if not isinstance(leaf, wq.MultiTerm)
+                 for field, t in leaf.iter_all_terms() if field in fields}
+        patterns = [leaf for leaf in wanted if isinstance(leaf, wq.MultiTerm) and leaf.field() in fields]
         if patterns:
             terms |= self._retrying(lambda s: expansions(s.reader(), patterns))
         return terms
@@ -642,6 +645,21 @@ class _Parser(QueryParser):
 
 
 MAX_EXPANSIONS = 1000  # indexed terms a query's prefixes and wildcards are highlighted by
+
+
+def wanted_leaves(q):
+    """The leaves of a parsed query that a match looks for: not those it leaves out (NOT x,
+    -x, the right side of ANDNOT). (rank.features.positive_terms walks the tree the same way.)"""
+    if isinstance(q, wq.Not):
+        return
+    if isinstance(q, wq.AndNot):      # AndNot(wanted, left out)
+        yield from wanted_leaves(q.a)
+        return
+    if q.is_leaf():
+        yield q
+        return
+    for child in q.children():
+        yield from wanted_leaves(child)
 
 
 def expansions(reader, patterns, limit: int = MAX_EXPANSIONS) -> set[str]:

@@ -67,3 +67,23 @@ def test_prefix_terms_match_a_brute_force_oracle(project, n, cut):
     digits = f"{n:04d}"[:4 - cut]
     expected = sorted(f"zqa{k:04d}" for k in range(1500) if f"{k:04d}".startswith(digits))[:1000]
     assert list(project.search(f"zqa{digits}*").terms) == expected
+
+
+@pytest.mark.parametrize("query, terms", [
+    ("budget NOT lunch", ("budget",)),
+    ("budget -pizza", ("budget",)),
+    ("budget NOT subject:lunch", ("budget",)),       # the reviewer's: 'power NOT subject:california'
+    ("budget ANDNOT lunch", ("budget",)),
+    ("budget AND NOT lunch", ("budget",)),
+    ("budget NOT (lunch OR pizza)", ("budget",)),
+    ("budg* NOT bud*", ("budget",)),
+    ("NOT lunch", ()),
+    ("(budget NOT lunch) OR pizza", ("budget", "pizza")),
+    ("budget ANDMAYBE lunch", ("budget", "lunch")),  # (maybe: wanted, not required)
+    ('"pipeline budget" NOT "lunch on friday"', ("budget", "pipelin")),
+])
+def test_words_left_out_are_not_highlighted(project, query, terms):
+    assert project.search(query).terms == terms
+    text = "Lunch and pizza: the budget."
+    marked = [text[a:b].lower() for a, b in project.highlight_spans(text, project.search(query).terms)]
+    assert "lunch" not in marked or "lunch" in terms
