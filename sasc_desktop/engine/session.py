@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import operator
 import re
 import time
 import zlib
@@ -43,6 +44,23 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 # Session.search(sort=...): what each sort orders by (sasc_sort_* are SQL functions of sorting.py's
 # keys, registered per query).
 SORT_COLUMNS = {"date": "m.ts", "sender": "sasc_sort_sender(m.sender)", "subject": "sasc_sort_text(m.subject)"}
+
+
+# The largest limit or offset a search takes (SQLite's largest integer): a larger one is taken
+# as this, which is "every match" or "past the last match" in any project.
+MAX_COUNT = 2**63 - 1
+
+
+def _count(value, name: str, least: int) -> int:
+    """A search's limit or offset as a whole number from ``least`` to MAX_COUNT (a larger one is
+    MAX_COUNT: an OverflowError from SQLite was a traceback); InputError for anything else."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise InputError(f"{name} must be a whole number, got {value!r}") from None
+    if value < least:
+        raise InputError(f"{name} must be at least 1" if least == 1 else f"{name} must be 0 or more")
+    return min(value, MAX_COUNT)
 
 
 MAX_FIELD_WEIGHT = 1_000_000.0   # BM25F scores times this stay finite; far beyond any useful emphasis
@@ -326,10 +344,7 @@ class Session:
         subjects, both ignoring case and accents (sorting.text_sort_key); messages without a date, sender or subject come last in both
         directions; ties in rank order. Every hit keeps its relevance rank and score; ``total``
         is the number of matches either way."""
-        if limit < 1:
-            raise InputError("limit must be at least 1")
-        if offset < 0:
-            raise InputError("offset must be 0 or more")
+        limit, offset = _count(limit, "limit", 1), _count(offset, "offset", 0)
         weights = self.settings()["field_weights"]
         if sort is not None:
             return self._sorted_search(query, limit, offset, sort, descending, weights)
@@ -462,6 +477,7 @@ class Session:
         ``retrain_stale``: retrain a ranker that learned from older judgments first (else it is
         used as it is and the result says ``model_up_to_date`` False)."""
         from .protect.search import protected_search
+        k, offset = _count(k, "k", 1), _count(offset, "offset", 0)
         return protected_search(self, query, persona, approach=approach, k=k, cutoff=cutoff, offset=offset,
                                 show_withheld=show_withheld, retrain_stale=retrain_stale)
 
