@@ -19,6 +19,7 @@ from whoosh.qparser import MultifieldPlugin, OrGroup, QueryParser
 from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.util.times import adatetime, timespan
+from whoosh.collectors import TopCollector
 from whoosh.matching.binary import AndNotMatcher
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3Codec, W3TermInfo, _lenfield
 from whoosh.compat import dumps
@@ -515,10 +516,13 @@ class SearchIndex:
                 fields = stored(docnum)
                 hits.append((fields["id"], fields["doc_id"], score))
             return hits, total, (time.perf_counter() - t0) * 1000.0, q
-        results = s.search(q, limit=offset + limit)
-        total = _count_or_of_terms(s.reader(), q)
-        if total is None:
-            total = len(results)
+        # Every match is scored and counted, in one pass: Whoosh's block-quality skipping and its
+        # matcher replacement (dropping branches that cannot beat the k-th score) left matches
+        # uncounted once k were found, so the total depended on the limit.
+        collector = TopCollector(limit=max(1, min(offset + limit, s.doc_count_all())), usequality=False, replace=0)
+        s.search_with_collector(q, collector)
+        results = collector.results()
+        total = collector.count()
         hits = [(r["id"], r["doc_id"], float(r.score)) for r in results[offset:offset + limit]]
         return hits, total, (time.perf_counter() - t0) * 1000.0, q
 
@@ -919,33 +923,6 @@ def _is_filter(q) -> bool:
         kids = list(q.children())
         return bool(kids) and all(_is_filter(k) for k in kids)
     return getattr(q, "fieldname", None) in FILTER_FIELDS
-
-
-def _term_leaves(q):
-    """The Term leaves of a query made only of ORs of terms, else None."""
-    if isinstance(q, wq.Term):
-        return [q]
-    if isinstance(q, wq.Or):
-        out = []
-        for child in q.children():
-            leaves = _term_leaves(child)
-            if leaves is None:
-                return None
-            out.extend(leaves)
-        return out
-    return None
-
-
-def _count_or_of_terms(reader, q):
-    """Exact number of documents matching an OR of terms (the common case: plain words), as
-    the size of the union of the terms' posting lists (deleted documents excluded). Much
-    cheaper than Whoosh's second pass over the whole query. None for other queries."""
-    leaves = _term_leaves(q)
-    if leaves is None:
-        return None
-    lists = [np.fromiter(reader.postings(t.fieldname, t.text).all_ids(), dtype=np.int64)
-             for t in leaves if (t.fieldname, t.text) in reader]
-    return int(np.unique(np.concatenate(lists)).size) if lists else 0
 
 
 def _rebuild(q, kids):
