@@ -1,6 +1,7 @@
 """Writing to and searching the Whoosh index."""
 from __future__ import annotations
 
+import copy
 import re
 import shutil
 from array import array
@@ -14,6 +15,7 @@ from typing import Iterable
 import numpy as np
 
 from whoosh import index as whoosh_index
+from whoosh.fields import Schema
 from whoosh import query as wq
 from whoosh.qparser import MultifieldPlugin, OrGroup, QueryParser
 from whoosh.query.qcore import QueryError as WhooshQueryError
@@ -31,7 +33,8 @@ from whoosh.writing import SegmentWriter
 
 from ..errors import ProjectError, QueryError, SascError
 from .fastscore import FastScorer, plan
-from .schema import DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document, build_schema, date_items, text_analyzer
+from .schema import (_MAXSIZE as MAX_WORD, _TOKEN_PATTERN, DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document,
+                     build_schema, date_items, text_analyzer)
 
 
 def document_fields(row, analysed: dict | None = None) -> dict:
@@ -306,6 +309,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._searcher = None
         self._fast = None          # FastScorer of the current searcher
+        self._query_schema = None
         self.analyzer = text_analyzer()
         if create:
             self._create()
@@ -466,10 +470,23 @@ class SearchIndex:
                 self._searcher.close()
                 self._searcher = self._fast = None
 
+    def query_schema(self):
+        """The index's schema as queries are parsed with it: its text fields' analyser refuses a
+        word longer than the longest indexed (:class:`_NoLongWords`)."""
+        if self._query_schema is None:
+            qs = Schema()
+            for name, field in self.schema.items():
+                if name in STEMMED_FIELDS:
+                    field = copy.copy(field)
+                    field.analyzer = _NoLongWords(field.analyzer)
+                qs.add(name, field)
+            self._query_schema = qs
+        return self._query_schema
+
     def parse(self, text: str, weights: dict[str, float] | None = None):
         weights = {**DEFAULT_FIELD_WEIGHTS, **(weights or {})}
         fields = [f for f in SEARCH_FIELDS if weights.get(f, 0) > 0] or list(SEARCH_FIELDS)
-        parser = _Parser(None, self.schema, group=OrGroup.factory(0.0))
+        parser = _Parser(None, self.query_schema(), group=OrGroup.factory(0.0))
         parser.add_plugin(MultifieldPlugin(fields, fieldboosts={f: float(weights[f]) for f in fields}))
         parser.add_plugin(DateParserPlugin(free=False))
         original = text = (text or "").strip()
@@ -481,6 +498,11 @@ class SearchIndex:
         text, dates = _normalise_dates(text, original)
         try:
             q = parser.parse(text)
+        except _LongWord as exc:
+            word = exc.word if len(exc.word) <= 24 else exc.word[:20] + "\u2026"
+            raise QueryError(f"cannot search for {word!r} in the query {original!r}: words longer than {MAX_WORD} "
+                             "characters are not indexed, so no message can match one; leave it out of the "
+                             "query") from None
         except Exception as exc:
             if dates.get(""):  # (Whoosh's date parser lets some errors through: "month must be in 1..12")
                 why = "" if "invalid literal" in str(exc) else f" ({exc})"   # (Python's words for a non-number: noise)
@@ -608,6 +630,34 @@ class EitherPattern(wq.Wildcard):
             if isinstance(one, wq.MultiTerm):
                 found.update(one._btexts(ixreader))
         return sorted(found)   # (term order)
+
+
+_query_tokens = re.compile(_TOKEN_PATTERN, re.UNICODE).findall
+
+
+class _LongWord(Exception):
+    def __init__(self, word: str):
+        super().__init__(word)
+        self.word = word
+
+
+class _NoLongWords:
+    """A text field's analyser at query time: a word longer than MAX_WORD characters (the longest
+    the index keeps: a pasted SHA-256 is 64) raises _LongWord (the analyser dropped it: alone
+    it was called 'only stop words or punctuation', beside other words it was left out
+    silently)."""
+
+    def __init__(self, analyzer):
+        self.analyzer = analyzer
+
+    def __call__(self, value, **kwargs):
+        for word in _query_tokens(value or ""):
+            if len(word) > MAX_WORD:
+                raise _LongWord(word)
+        return self.analyzer(value, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.analyzer, name)
 
 
 def _glob_escape(text: str) -> str:

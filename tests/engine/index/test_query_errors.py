@@ -138,3 +138,36 @@ def test_any_query_gives_results_or_a_sasc_error(project, query):
         assert str(exc)
     else:
         assert isinstance(result, SearchResult) and result.total >= len(result.hits)
+
+
+# --- words longer than the index keeps --------------------------------------------------------
+SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"   # 64 characters
+W40, W41 = "x" * 39 + "a", "x" * 40 + "b"
+
+
+@pytest.fixture(scope="module")
+def long_words(tmp_path_factory):
+    s = ingested_project(tmp_path_factory.mktemp("long"), [
+        dict(message_id="<lw1@x>", subject="Checksum", body=f"The file's SHA-256 is {SHA}; also {W40} and {W41}."),
+        dict(message_id=f"<{SHA}@x>", subject="Budget", body="The budget.", frm=f"{SHA[:50]}@corp.com")])
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize("query", [SHA, f"budget {SHA}", f"{SHA} budget", f'"SHA-256 is {SHA}"', f"subject:{SHA}",
+                                   f"all:{SHA}", f"budget NOT {SHA}", f"budget -{SHA}", f"{SHA[:45]}*", W41,
+                                   f"(budget OR {SHA}) AND checksum"])
+def test_a_word_longer_than_40_characters_is_an_error_saying_so(long_words, query):
+    with pytest.raises(QueryError) as err:
+        long_words.search(query)
+    shown = f"{(SHA if SHA[:20] in query else W41)[:20]}\u2026"
+    assert str(err.value) == (f"cannot search for {shown!r} in the query {query!r}: words longer than 40 "
+                              "characters are not indexed, so no message can match one; leave it out of the query")
+
+
+def test_words_up_to_40_characters_and_long_values_of_filters_are_searched(long_words):
+    assert ids(long_words, W40) == ["lw1@x"]
+    assert ids(long_words, f"{W40[:30]}*") == ["lw1@x"]
+    assert ids(long_words, f"thread:{SHA}@x") == [f"{SHA}@x"]           # a message id: no word limit
+    assert ids(long_words, f"from:{SHA[:50]}@corp.com") == [f"{SHA}@x"]    # an address: no word limit
+    assert ids(long_words, f"budget from:{SHA[:50]}@corp.com") == [f"{SHA}@x"]
