@@ -17,7 +17,7 @@ import numpy as np
 from whoosh import index as whoosh_index
 from whoosh.fields import Schema
 from whoosh import query as wq
-from whoosh.qparser import MultifieldPlugin, OrGroup, QueryParser
+from whoosh.qparser import MultifieldPlugin, OperatorsPlugin, OrGroup, QueryParser, syntax
 from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.util.times import adatetime, timespan
@@ -486,7 +486,7 @@ class SearchIndex:
     def parse(self, text: str, weights: dict[str, float] | None = None):
         weights = {**DEFAULT_FIELD_WEIGHTS, **(weights or {})}
         fields = [f for f in SEARCH_FIELDS if weights.get(f, 0) > 0] or list(SEARCH_FIELDS)
-        parser = _Parser(None, self.query_schema(), group=OrGroup.factory(0.0))
+        parser = _Parser(None, self.query_schema(), group=_ImplicitGroup)
         parser.add_plugin(MultifieldPlugin(fields, fieldboosts={f: float(weights[f]) for f in fields}))
         parser.add_plugin(DateParserPlugin(free=False))
         original = text = (text or "").strip()
@@ -497,7 +497,9 @@ class SearchIndex:
         text = _check_syntax(text, searchable)   # (field names lower-cased)
         text, dates = _normalise_dates(text, original)
         try:
-            q = parser.parse(text)
+            # (normalised after the filters are placed: Whoosh's normalising merges an OR's
+            # overlapping date ranges, and groups the user typed into groups around them)
+            q = parser.parse(text, normalize=False)
         except _LongWord as exc:
             word = exc.word if len(exc.word) <= 24 else exc.word[:20] + "\u2026"
             raise QueryError(f"cannot search for {word!r} in the query {original!r}: words longer than {MAX_WORD} "
@@ -510,7 +512,7 @@ class SearchIndex:
                                  f"{DATE_HINT}") from exc
             raise QueryError(f"cannot understand the query {original!r}: {exc}") from exc
         q = _phrases_without_positions(q, schema)
-        q = _fixed_and_not(_filters_restrict(q))
+        q = _fixed_and_not(_filters_restrict(q).normalize())
         problem = _query_problem(q, dates)
         if problem:
             raise QueryError(f"cannot understand the query {original!r}: {problem}")
@@ -664,6 +666,37 @@ def _glob_escape(text: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", text)
 
 
+class _ImplicitOr(wq.Or):
+    """An OR the user did not type: words (and filters) side by side, a group in brackets
+    (:func:`_filters_restrict` makes its filters narrow the search)."""
+
+
+class _ImplicitGroup(OrGroup):
+    qclass = _ImplicitOr
+
+    def __init__(self, nodes=None, **kwargs):
+        kwargs.pop("scale", None)
+        super().__init__(nodes=nodes, scale=0.0, **kwargs)   # (no coordination bonus, as before)
+
+
+class _TypedOrGroup(OrGroup):
+    """An OR the user typed: kept as typed. (Its own class, so that normalising never merges a
+    group the user did not type into it, nor the other way round.)"""
+    qclass = type("TypedOr", (wq.Or,), {"__doc__": "An OR the user typed."})
+
+
+def _operators() -> OperatorsPlugin:
+    """Whoosh's operators (the same patterns), OR making a :class:`_TypedOrGroup`."""
+    ot = OperatorsPlugin.OpTagger
+    return OperatorsPlugin(clean=True, ops=[
+        (ot(r"(^|(?<=(\s|[()])))NOT(?=\s)", syntax.NotGroup, syntax.PrefixOperator, memo="not"), 0),
+        (ot(r"(?<=\s)AND(?=\s)", syntax.AndGroup, memo="and"), 0),
+        (ot(r"(?<=\s)OR(?=\s)", _TypedOrGroup, memo="or"), 0),
+        (ot(r"(?<=\s)ANDNOT(?=\s)", syntax.AndNotGroup, memo="anot"), -5),
+        (ot(r"(?<=\s)ANDMAYBE(?=\s)", syntax.AndMaybeGroup, memo="amaybe"), -5),
+        (ot(r"(^|(?<=\s))REQUIRE(?=\s)", syntax.RequireGroup, memo="req"), 0)])
+
+
 class _Parser(QueryParser):
     """Whoosh's parser, but:
 
@@ -673,7 +706,11 @@ class _Parser(QueryParser):
       and as all of them in 'all' (Whoosh's default OR-ed them: year-end found every message
       with 'year' or 'end'). At parse time: the index is not changed.
     - a prefix or wildcard in a stemmed field is its stem or the text as typed (:class:`EitherPattern`).
+    - an OR typed is told from words side by side (:func:`_operators`, :class:`_ImplicitGroup`).
     """
+
+    def default_set(self):
+        return [_operators() if isinstance(p, OperatorsPlugin) else p for p in super().default_set()]
 
     def term_query(self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True):
         q = super().term_query(fieldname, text, termclass, boost=boost, tokenize=tokenize, removestops=removestops)
@@ -938,33 +975,57 @@ FILTER_FIELDS = {"date", "from", "to", "thread", "folder"}
 
 
 def _filters_restrict(q):
-    """Words are OR-ed for ranking, but a filter (date:, from:, to:, ...) or a NOT beside them
-    must restrict them: Or([words..., filter, Not(x)]) -> AndNot(And([Or(words), filter]), x);
-    without words, a NOT restricts the filters: Or([filter, Not(x)]) -> AndNot(filter, x)
-    (filters alone stay OR-ed: from:ann OR from:bob). Applied to every Or in the query tree."""
-    if isinstance(q, wq.CompoundQuery) or isinstance(q, wq.Not):
-        kids = [_filters_restrict(k) for k in q.children()]
-        q = q.__class__(kids[0]) if isinstance(q, wq.Not) else _rebuild(q, kids)
-    if not isinstance(q, wq.Or):
+    """Filters (date:, from:, to:, thread:, folder:) narrow a search, as in a mail program, and
+    words are OR-ed for ranking. In a group the user did not join with OR or AND themselves
+    (words side by side, :class:`_ImplicitOr`): filters of one field are OR-ed (from:ann
+    from:bob, either sender; date:2000 date:2002, either year), filters of different fields are
+    AND-ed, and the words, if any, must match too: Or([w1, w2, from:ann, from:bob, date:2001])
+    -> And([Or([w1, w2]), Or([from:ann, from:bob]), date:2001]). A one-sided date bound
+    (date:>X, date:<Y, with or without =) is a filter of its own, so date:>2001-03 date:<2001-06
+    is the time between. A NOT beside them leaves its matches out: AndNot(..., x). What the user
+    joined with OR or AND is kept as typed (budget OR from:ann: either), but for a NOT beside
+    it (a OR NOT b: AndNot(a, b)). Applied to every group of the tree, innermost first; the
+    result is built of plain wq.Or, And and AndNot (the fast scorer reads plain Or)."""
+    if isinstance(q, wq.Not):
+        return wq.Not(_filters_restrict(q.query), boost=q.boost)
+    if not isinstance(q, wq.CompoundQuery):
+        if isinstance(q, wq.WrappingQuery):
+            return q.__class__(_filters_restrict(q.child))
         return q
-    kids = list(q.children())
+    kids = [_filters_restrict(k) for k in q.children()]
+    if isinstance(q, wq.BinaryQuery):
+        return q.__class__(*kids)
+    kids = [k.normalize() if not isinstance(k, wq.Not) else k for k in kids]
+    kids = [k for k in kids if k is not wq.NullQuery]
+    if not isinstance(q, wq.Or):
+        return _rebuild(q, kids) if kids else wq.NullQuery
     nots = [k.query for k in kids if isinstance(k, wq.Not)]
     rest = [k for k in kids if not isinstance(k, wq.Not)]
-    filters = [k for k in rest if _is_filter(k)]
-    words = [k for k in rest if not _is_filter(k)]
-    if not nots and (not words or not filters):
-        return q
-    if not words and not filters:  # (only NOTs)
-        return q
-    if words:
-        out = wq.Or(words) if len(words) > 1 else words[0]
-        if filters:
-            out = wq.And([out, *filters])
-    else:  # filters and NOTs: date:2001-03 NOT budget (was: in March 2001 OR not about budget)
-        out = wq.Or(filters) if len(filters) > 1 else filters[0]
+    if not rest:   # (only NOTs: everything without them)
+        return wq.Or(kids, boost=q.boost) if kids else wq.NullQuery
+    if isinstance(q, _ImplicitOr):
+        words = [k for k in rest if not _is_filter(k)]
+        groups: dict = {}
+        for k in rest:
+            if _is_filter(k):
+                groups.setdefault(_filter_key(k), []).append(k)
+        parts = [wq.Or(words, boost=q.boost, scale=q.scale)] if words else []
+        parts += [g[0] if len(g) == 1 else wq.Or(g) for g in groups.values()]
+        out = parts[0] if len(parts) == 1 else wq.And(parts)
+    else:
+        out = wq.Or(rest, boost=q.boost, minmatch=q.minmatch, scale=q.scale) if len(rest) > 1 else rest[0]
     if nots:
         out = wq.AndNot(out, wq.Or(nots) if len(nots) > 1 else nots[0])
     return out
+
+
+def _filter_key(q):
+    """Filters with the same key are OR-ed: the field they filter on; a one-sided date bound, or
+    a group mixing fields, has a key of its own."""
+    if isinstance(q, wq.NumericRange) and (q.start is None or q.end is None):
+        return ("bound", id(q))
+    fields = {getattr(leaf, "fieldname", None) for leaf in ([q] if q.is_leaf() else q.leaves())}
+    return fields.pop() if len(fields) == 1 else ("mixed", id(q))
 
 
 def _is_filter(q) -> bool:
@@ -980,7 +1041,7 @@ def _rebuild(q, kids):
     if isinstance(q, wq.BinaryQuery):
         return q.__class__(*kids)
     if isinstance(q, wq.Or):
-        return wq.Or(kids, boost=q.boost, minmatch=q.minmatch, scale=q.scale)
+        return q.__class__(kids, boost=q.boost, minmatch=q.minmatch, scale=q.scale)
     if isinstance(q, wq.DisjunctionMax):
         return wq.DisjunctionMax(kids, boost=q.boost, tiebreak=q.tiebreak)
     return q.__class__(kids, boost=q.boost)

@@ -103,3 +103,11 @@ def has_phrase(doc: Doc, text: str) -> bool:
             if field[i:i + len(seq)] == seq:
                 return True
     return False
+
+
+def in_dates(doc: Doc, keep) -> bool | None:
+    """``keep(datetime)`` of the message's date on its sender's clock and in UTC: the one
+    answer when both clocks agree, None when they do not (which clock date: filters read is
+    another test's subject)."""
+    local, utc = keep(doc.local), keep(doc.utc.replace(tzinfo=None))
+    return local if local == utc else None
