@@ -9,7 +9,19 @@ import threading
 import time
 from typing import Any
 
+from ..engine import session as _session
 from ..engine.procpool import DEFER_SECONDS
+
+
+def print_note(note: str) -> None:
+    """A note for the user on stderr, as 'sasc: note: ...' (beside stdout's results or JSON)."""
+    print(f"sasc: note: {note}", file=sys.stderr)
+
+
+# What opening a project did that the user should know (the index rebuilt, and why) is printed by
+# every command that opens one, once (Session.open no longer logs it).
+if print_note not in _session.NOTE_HANDLERS:
+    _session.NOTE_HANDLERS.append(print_note)
 
 
 def _clean(obj: Any) -> Any:

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
-from .common import TextProgressBar, interrupt_once, print_json
+from .common import TextProgressBar, interrupt_once, print_json, print_note
 
 
 def register(sub) -> None:
@@ -246,7 +245,7 @@ def cmd_demo(args) -> int:
         print(f"demo project ready at {root}: {stats['messages']} messages, {stats['topics']} topics, "
               f"personas {', '.join(stats['personas'])}")
     for note in notes:
-        print(f"sasc: note: {note}", file=sys.stderr)
+        print_note(note)
     return 0
 
 

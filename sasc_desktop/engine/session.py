@@ -7,8 +7,6 @@ A Session may be used from a worker thread: the store keeps one SQLite connectio
 from __future__ import annotations
 
 import json
-import logging
-import math
 import operator
 import re
 import time
@@ -16,7 +14,7 @@ import zlib
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .errors import InputError, ProjectError
 from .index import DEFAULT_FIELD_WEIGHTS, INDEX_VERSION, SearchIndex
@@ -30,8 +28,6 @@ from .project.layout import make_project_folders
 from .project.layout import ProjectPaths
 from .records import IngestReport, SearchHit, SearchResult
 from .sorting import sender_sort_key, text_sort_key
-
-log = logging.getLogger(__name__)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "field_weights": dict(DEFAULT_FIELD_WEIGHTS),
@@ -231,6 +227,11 @@ def _open_read_only_index(store: Store, paths: ProjectPaths) -> SearchIndex:
                        "folder to a place you can write to and run 'sasc reindex' on the copy")
 
 
+# Called with each note Session.open records (Session.notes), by whoever shows them: the command
+# line adds one printing them on stderr (cli/common.py); the GUI reads Session.notes itself.
+NOTE_HANDLERS: list[Callable[[str], None]] = []
+
+
 class Session:
     notes: list[str] = []   # what opening the project did that the user should know (the index rebuilt)
 
@@ -271,8 +272,9 @@ class Session:
                 index.close()
             store.close()
             raise
-        for note in notes:
-            log.warning("%s", note)
+        for handler in NOTE_HANDLERS:
+            for note in notes:
+                handler(note)
         return session
 
     @property
