@@ -4,6 +4,32 @@
 #   packaging/setup.sh test   install everything, then run the whole test suite (pytest)
 #   packaging/setup.sh        install only
 set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: packaging/setup.sh [run [APP ARGS...] | test [PYTEST ARGS...] | -h | --help]
+
+  (no argument)      install only: the Debian packages Qt needs (with sudo when not root),
+                     a virtual environment and sasc-desktop with its dependencies
+  run [APP ARGS]     install, then start the app (on the demo project unless told otherwise;
+                     the arguments go to sasc-desktop, e.g. --project DIR)
+  test [PYTEST ARGS] install, then run the engine suite (without Qt) and the GUI suite
+                     (the arguments go to pytest)
+  -h, --help         show this and exit (nothing is installed)
+
+environment:
+  PYTHON     the interpreter to build the virtual environment with (Python >= 3.11; default python3)
+  SASC_VENV  where the virtual environment goes (default: .venv in the checkout)
+EOF
+}
+
+# The argument first: a typo or --help must not install anything.
+mode="${1:-}"
+case "$mode" in
+  -h|--help) usage; exit 0 ;;
+  ""|run|test) ;;
+  *) echo "setup: unknown argument: $mode" >&2; usage >&2; exit 2 ;;
+esac
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 venv="${SASC_VENV:-$here/.venv}"
@@ -37,7 +63,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-case "${1:-}" in
+case "$mode" in
   run)
     shift
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
@@ -72,5 +98,4 @@ print(f"all suites: {t['tests'] - failed - t['skipped']} passed, {failed} failed
 PY
     [ "$rc_engine" = 0 ] && [ "$rc_gui" = 0 ] ;;
   "") echo "setup: done. Start the app with: $venv/bin/sasc-desktop" ;;
-  *) echo "usage: packaging/setup.sh [run|test]" >&2; exit 2 ;;
 esac
