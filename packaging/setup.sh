@@ -30,15 +30,34 @@ case "$mode" in
   ""|run|test) ;;
   *) echo "setup: unknown argument: $mode" >&2; usage >&2; exit 2 ;;
 esac
+venv="${SASC_VENV:-}"
+case "$venv" in "" | /*) ;; *) venv="$(pwd)/$venv" ;; esac  # relative to where it was typed
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
-venv="${SASC_VENV:-$here/.venv}"
+venv="${venv:-$here/.venv}"
 py="${PYTHON:-python3}"
 
-# Debian packages Qt's xcb/offscreen plugins load at run time, and Xvfb for a real window.
+# The interpreter before anything is installed: Python >= 3.11 (Ubuntu 22.04's python3 is 3.10).
+if ! command -v "$py" >/dev/null 2>&1; then
+  echo "setup: Python >= 3.11 needed; found no $py; install it or set PYTHON=/path/to/python3.11" >&2
+  exit 1
+fi
+ver="$("$py" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null || true)"
+IFS=. read -r major minor _ <<<"$ver"
+if ! [[ "$major" =~ ^[0-9]+$ && "$minor" =~ ^[0-9]+$ ]] || [ "$major" -lt 3 ] || { [ "$major" = 3 ] && [ "$minor" -lt 11 ]; }; then
+  echo "setup: Python >= 3.11 needed; found ${ver:-none} ($py); set PYTHON=/path/to/python3.11" >&2
+  exit 1
+fi
+
+# Debian packages Qt's xcb/offscreen plugins load at run time, Xvfb for a real window, and
+# python3-venv (Priority optional: stock Debian/Ubuntu lack it, and `python3 -m venv` fails).
 apt_pkgs=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
           libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0
-          libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xfixes0 libxcb-xkb1 xvfb xauth)
+          libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xfixes0 libxcb-xkb1 xvfb xauth
+          python3-venv)
+# python3-venv is the default python3's; another Debian python (PYTHON=python3.11 beside a
+# python3 3.10) needs its own python3.X-venv, which holds the ensurepip module venv runs.
+"$py" -c 'import ensurepip' >/dev/null 2>&1 || apt_pkgs+=("python$major.$minor-venv")
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${apt_pkgs[@]}"; do
@@ -51,10 +70,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# A venv is usable only with pip and Python >= 3.11: one a failed `-m venv` left (bin/python,
+# no pip) or one made with Python 3.10 is made again, not reused forever.
+venv_ok() {
+  [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import sys, pip; assert sys.version_info >= (3, 11)' >/dev/null 2>&1
+}
 stamp="$venv/.sasc-installed"
-if [ ! -x "$venv/bin/python" ]; then
-  echo "setup: creating virtual environment in $venv"
-  "$py" -m venv "$venv"
+if ! venv_ok; then
+  if [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ] && [ -n "$(ls -A "$venv" 2>/dev/null)" ]; then
+    echo "setup: $venv is not a virtual environment and not empty; move it away or set SASC_VENV to another folder" >&2
+    exit 1
+  fi
+  if [ -e "$venv/bin/python" ]; then
+    echo "setup: the virtual environment in $venv is unusable (no pip, or Python < 3.11); making it again with $py ($ver)"
+  else
+    echo "setup: creating virtual environment in $venv with $py ($ver)"
+  fi
+  if ! "$py" -m venv --clear "$venv" || ! venv_ok; then
+    echo "setup: could not create a virtual environment with $py ($ver) in $venv; on Debian/Ubuntu install" \
+         "python$major.$minor-venv (sudo apt-get install python$major.$minor-venv) and run this again" >&2
+    exit 1
+  fi
 fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing sasc-desktop and its dependencies"

@@ -71,3 +71,73 @@ def test_a_wrong_argument_exits_2_before_anything_is_installed(sandbox, arg):
     assert r.stderr.startswith(f"setup: unknown argument: {arg}\nusage: packaging/setup.sh ")
     assert r.stdout == ""
     assert not sandbox["venv"].exists() and calls(sandbox) == []
+
+
+def fake_python(sandbox, name="python", version=None) -> Path:
+    """An interpreter that records every call. With ``version`` it only prints that version
+    (whatever it is asked); without, it is this test's interpreter for ``-c`` (Python >= 3.11,
+    with pip) and fails ``-m venv`` / ``-m pip`` as Debian's python3 without python3-venv does
+    (nothing is created or installed)."""
+    log = sandbox["log"]
+    if version:
+        body = f'echo {version}\n'
+    else:
+        body = ('if [ "$1" = "-m" ]; then\n'
+                '  echo "The virtual environment was not created successfully because ensurepip is not available." >&2\n'
+                '  exit 1\n'
+                'fi\n'
+                f'exec "{sys.executable}" "$@"\n')
+    return _script(sandbox["tmp"] / name, f'#!/bin/sh\necho "{name} $*" >> "{log}"\n{body}')
+
+
+@pytest.mark.parametrize("version", ["3.10.12", "2.7.18", "garbage"])
+def test_an_old_python_is_refused_before_anything_is_installed(sandbox, version):
+    py = fake_python(sandbox, "python3.10", version=version)
+    r = setup_sh(sandbox, PYTHON=str(py))
+    assert r.returncode == 1
+    assert r.stderr == f"setup: Python >= 3.11 needed; found {version} ({py}); set PYTHON=/path/to/python3.11\n"
+    assert r.stdout == ""
+    assert not sandbox["venv"].exists()
+    assert calls(sandbox) == ["python3.10 -c import sys; print(\"%d.%d.%d\" % sys.version_info[:3])"]
+
+
+def test_a_missing_python_is_refused_before_anything_is_installed(sandbox):
+    missing = sandbox["tmp"] / "no-such-python3.11"
+    r = setup_sh(sandbox, "run", PYTHON=str(missing))
+    assert r.returncode == 1
+    assert r.stderr == f"setup: Python >= 3.11 needed; found no {missing}; install it or set PYTHON=/path/to/python3.11\n"
+    assert not sandbox["venv"].exists() and calls(sandbox) == []
+
+
+def test_a_venv_a_failed_venv_creation_left_is_made_again_not_reused(sandbox):
+    """Debian without python3-venv: `python3 -m venv` leaves bin/python without pip. Each run
+    makes it again (--clear) and says which package is missing; it never goes on to pip."""
+    venv = sandbox["venv"]
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    _script(venv / "bin" / "python", f'#!/bin/sh\necho "venv-python $*" >> "{sandbox["log"]}"\n'
+                                     'echo "No module named pip" >&2\nexit 1\n')
+    py = fake_python(sandbox)
+    r = setup_sh(sandbox, PYTHON=str(py))
+    assert r.returncode == 1
+    ver = "%d.%d.%d" % sys.version_info[:3]
+    assert r.stdout.splitlines() == [f"setup: the virtual environment in {venv} is unusable (no pip, or Python < 3.11); "
+                                     f"making it again with {py} ({ver})"]
+    pkg = "python%d.%d-venv" % sys.version_info[:2]
+    assert r.stderr.splitlines()[-1] == (f"setup: could not create a virtual environment with {py} ({ver}) in {venv}; "
+                                         f"on Debian/Ubuntu install {pkg} (sudo apt-get install {pkg}) and run this again")
+    made = [c for c in calls(sandbox) if c.startswith("python -m")]
+    assert made == [f"python -m venv --clear {venv}"]  # no pip install
+    assert not any(c.startswith(("sudo", "apt-get")) for c in calls(sandbox))
+
+
+def test_a_folder_that_is_not_a_venv_is_never_cleared(sandbox):
+    venv = sandbox["venv"]
+    venv.mkdir()
+    (venv / "notes.txt").write_text("mine")
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)))
+    assert r.returncode == 1
+    assert r.stderr == (f"setup: {venv} is not a virtual environment and not empty; move it away or set SASC_VENV "
+                        f"to another folder\n")
+    assert (venv / "notes.txt").read_text() == "mine"
+    assert not any(c.startswith("python -m") for c in calls(sandbox))
