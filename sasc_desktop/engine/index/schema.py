@@ -70,12 +70,18 @@ class PreDate(DATETIME):
 _DATE = DATETIME()
 
 
-def date_items(ts) -> list | None:
-    """Posting items of the date field for a POSIX timestamp (UTC), None without a usable date."""
-    if ts is None:
+def date_items(value) -> list | None:
+    """Posting items of the date field, None without a usable date. ``value``: the message's
+    date as the store keeps it, ISO 8601 with the sender's UTC offset ('2001-03-18T23:53:00-08:00'),
+    indexed on the sender's clock (the day the message says: 2001-03-18); or a POSIX timestamp,
+    indexed in UTC (2001-03-19 07:53)."""
+    if value is None:
         return None
     try:
-        dt = datetime.fromtimestamp(ts, tz=timezone.utc).replace(tzinfo=None)
+        if isinstance(value, str):
+            dt = datetime.fromisoformat(value).replace(tzinfo=None)
+        else:
+            dt = datetime.fromtimestamp(value, tz=timezone.utc).replace(tzinfo=None)
     except (OverflowError, OSError, ValueError):
         return None
     return list(_DATE.index(dt))

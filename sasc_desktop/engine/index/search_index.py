@@ -44,7 +44,7 @@ def document_fields(row, analysed: dict | None = None) -> dict:
     doc = dict(analysed) if analysed is not None else analyse_row(row)
     doc.update(doc_id=row["doc_id"], id=row["id"], thread=row["thread_id"], folder=row["folder"] or "")
     if "date" not in doc:
-        doc["date"] = date_items(row["ts"])
+        doc["date"] = _row_date(row)
     if doc["date"] is None:
         del doc["date"]
     return doc
@@ -54,8 +54,15 @@ def analyse_row(row) -> dict:
     """Pre-analysed text fields and date terms of a message row (see :func:`document_fields`)."""
     out = analyse_document(row["subject"], row["body"], row["attachment_text"], row["sender"],
                            row["recipients"], row["cc"], row["bcc"], row["from_addr"], row["recipient_addrs"])
-    out["date"] = date_items(row["ts"])
+    out["date"] = _row_date(row)
     return out
+
+
+def _row_date(row) -> list | None:
+    """The date items of a row: its 'date' (ISO 8601 with the sender's offset: the sender's clock)
+    where the row has one, else its 'ts' (UTC). (The importer passes 'ts' alone for now: see
+    schema.date_items.)"""
+    return date_items(row["date"] if "date" in row.keys() else row["ts"])
 
 
 class TermPool:
