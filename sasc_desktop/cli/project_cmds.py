@@ -1,6 +1,7 @@
 """sasc init | ingest | search | show | stats | reindex | settings | demo | protect train."""
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -8,6 +9,26 @@ from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
 from .common import TextProgressBar, interrupt_once, print_json, print_note
+
+
+QUERY_SYNTAX = """\
+query syntax:
+  budget lunch       messages with any of the words; those with more of them rank first
+  "budget meeting"   the words in that order; a word the analyser splits (year-end,
+                     kean@enron.com, 11/22/99) is searched as its pieces in order too
+  AND  OR  NOT  -    budget AND draft, budget OR lunch, budget NOT draft, budget -draft
+  budg*  bud?et      prefixes and wildcards: the word as typed or its stem
+  subject: body: attachments: all:   words in one field only, e.g. subject:budget
+  filters            from:ann  to:enron.com  thread:ID  folder:inbox
+                     date:2001  date:2001-03  date:2001-03-05  date:[2001-01 to 2001-06]
+                     date:>2001-03 (from April 2001 on)  date:<2002 (up to the end of 2001);
+                     date:>=X and date:<=X take X in
+  Filters narrow the search: filters of one field are OR-ed (from:ann from:bob: either
+  sender), filters of different fields AND-ed (from:ann date:2001: from Ann, in 2001), and
+  words beside them must match too. An OR or AND you type is kept as typed
+  (from:ann OR date:2001: either). Dates are days in UTC.
+  A word longer than 40 characters (a pasted hash) is not indexed: a query with one is refused.
+"""
 
 
 def register(sub) -> None:
@@ -23,11 +44,12 @@ def register(sub) -> None:
     p.add_argument("--workers", type=int, default=None, help="worker processes that parse and analyse messages (default: one per core, up to 4; 0 = none)")
     p.set_defaults(func=cmd_ingest)
 
-    p = sub.add_parser("search", help="search a project")
+    p = sub.add_parser("search", help="search a project", description="Search a project's mail.",
+                       epilog=QUERY_SYNTAX, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir", type=Path)
-    p.add_argument("query")
-    p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("query", help="what to search for (see the query syntax below)")
+    p.add_argument("--limit", type=int, default=10, help="matches to list (default 10; a huge one lists all)")
+    p.add_argument("--offset", type=int, default=0, help="matches to skip first (default 0)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--protect", metavar="APPROACH", default=None,
                    help="search and protect: relevance, prefilter, postfilter, demote, joint, joint_postfilter")
