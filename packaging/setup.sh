@@ -32,7 +32,7 @@ case "$mode" in
 esac
 venv="${SASC_VENV:-}"
 case "$venv" in "" | /*) ;; *) venv="$(pwd)/$venv" ;; esac  # relative to where it was typed
-here="$(cd "$(dirname "$0")/.." && pwd)"
+here="$(cd "$(dirname "$0")/.." && pwd -P)"  # without symlinks: compared with the stamp
 cd "$here"
 venv="${venv:-$here/.venv}"
 py="${PYTHON:-python3}"
@@ -75,13 +75,21 @@ fi
 venv_ok() {
   [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import sys, pip; assert sys.version_info >= (3, 11)' >/dev/null 2>&1
 }
-stamp="$venv/.sasc-installed"
-if ! venv_ok; then
+stamp="$venv/.sasc-installed"  # checkout=<this checkout>, venv=<the venv>, at the last install
+recorded() { { sed -n "s/^$1=//p" "$stamp" 2>/dev/null || true; } | head -n 1; }
+# A venv moved (with a moved checkout, as .venv is) keeps the old path in its scripts' shebangs.
+made_in="$(recorded venv)"
+moved=""
+[ -n "$made_in" ] && [ -d "$venv" ] && [ "$made_in" != "$(cd "$venv" && pwd -P)" ] && moved=1
+if [ -n "$moved" ] || ! venv_ok; then
   if [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ] && [ -n "$(ls -A "$venv" 2>/dev/null)" ]; then
     echo "setup: $venv is not a virtual environment and not empty; move it away or set SASC_VENV to another folder" >&2
     exit 1
   fi
-  if [ -e "$venv/bin/python" ]; then
+  if [ -n "$moved" ]; then
+    echo "setup: the virtual environment in $venv was made in $made_in (moved since: its scripts name that place);" \
+         "making it again with $py ($ver)"
+  elif [ -e "$venv/bin/python" ]; then
     echo "setup: the virtual environment in $venv is unusable (no pip, or Python < 3.11); making it again with $py ($ver)"
   else
     echo "setup: creating virtual environment in $venv with $py ($ver)"
@@ -92,11 +100,22 @@ if ! venv_ok; then
     exit 1
   fi
 fi
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "setup: installing sasc-desktop and its dependencies"
+venv_real="$(cd "$venv" && pwd -P)"
+# Installed for this checkout? The stamp says where the last install was from, and the import
+# says where sasc_desktop comes from now (-I: not from the current folder); a checkout moved or
+# renamed since is installed again (its editable install still named the old place).
+installed_from() { "$venv/bin/python" -I -c 'import os, sasc_desktop; print(os.path.dirname(os.path.dirname(os.path.realpath(sasc_desktop.__file__))))' 2>/dev/null || true; }
+why=""
+if [ ! -f "$stamp" ]; then why="not installed yet"
+elif [ pyproject.toml -nt "$stamp" ]; then why="pyproject.toml changed"
+elif [ -n "$(recorded checkout)" ] && [ "$(recorded checkout)" != "$here" ]; then why="installed from $(recorded checkout), not $here"
+elif [ "$(installed_from)" != "$here" ]; then why="sasc_desktop in $venv is not this checkout's ($here)"
+fi
+if [ -n "$why" ]; then
+  echo "setup: installing sasc-desktop and its dependencies ($why)"
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q -e ".[dev]"
-  touch "$stamp"
+  printf 'checkout=%s\nvenv=%s\n' "$here" "$venv_real" > "$stamp"
 fi
 
 case "$mode" in

@@ -141,3 +141,58 @@ def test_a_folder_that_is_not_a_venv_is_never_cleared(sandbox):
                         f"to another folder\n")
     assert (venv / "notes.txt").read_text() == "mine"
     assert not any(c.startswith("python -m") for c in calls(sandbox))
+
+
+def installed_venv(sandbox, checkout: str, venv_recorded: str | None = None) -> Path:
+    """A venv as an install leaves it: its python is this test's interpreter (pip, Python >=
+    3.11, sasc_desktop), except that ``-m pip`` only records its call; the stamp records
+    ``checkout`` and the venv."""
+    venv = sandbox["venv"]
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    _script(venv / "bin" / "python", f'#!/bin/sh\nif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then\n'
+                                     f'  echo "venv-python $*" >> "{sandbox["log"]}"\n  exit 0\nfi\n'
+                                     f'exec "{sys.executable}" "$@"\n')
+    (venv / ".sasc-installed").write_text(f"checkout={checkout}\nvenv={venv_recorded or venv.resolve()}\n")
+    return venv
+
+
+def this_checkout_is_installed() -> bool:
+    """Whether the interpreter running the tests imports sasc_desktop from this checkout (an
+    editable install of it), as setup.sh asks the venv's python."""
+    import sasc_desktop
+    return Path(sasc_desktop.__file__).resolve().parents[1] == ROOT.resolve()
+
+
+def test_a_checkout_moved_since_the_install_is_installed_again(sandbox):
+    venv = installed_venv(sandbox, "/home/someone/old-place/sasc-desktop")
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)))
+    assert r.returncode == 0, r.stderr
+    here = ROOT.resolve()
+    assert (f"setup: installing sasc-desktop and its dependencies (installed from "
+            f"/home/someone/old-place/sasc-desktop, not {here})") in r.stdout.splitlines()
+    assert [c for c in calls(sandbox) if c.startswith("venv-python")] == \
+        ["venv-python -m pip install -q --upgrade pip", "venv-python -m pip install -q -e .[dev]"]
+    assert (venv / ".sasc-installed").read_text() == f"checkout={here}\nvenv={venv.resolve()}\n"
+    assert not any(c.startswith("python -m") for c in calls(sandbox))  # the venv itself was fine
+
+
+def test_a_venv_moved_since_it_was_made_is_made_again(sandbox):
+    venv = installed_venv(sandbox, str(ROOT.resolve()), venv_recorded="/home/someone/old-place/sasc-desktop/.venv")
+    py = fake_python(sandbox)
+    r = setup_sh(sandbox, PYTHON=str(py))
+    assert r.stdout.splitlines()[0] == (
+        f"setup: the virtual environment in {venv} was made in /home/someone/old-place/sasc-desktop/.venv "
+        f"(moved since: its scripts name that place); making it again with {py} ({'%d.%d.%d' % sys.version_info[:3]})")
+    assert f"python -m venv --clear {venv}" in calls(sandbox)
+    assert r.returncode == 1  # the fake cannot make one; a real python would, and pip would install
+
+
+@pytest.mark.skipif(not this_checkout_is_installed(), reason="the test interpreter's sasc_desktop is another checkout's")
+def test_an_install_for_this_checkout_is_not_repeated(sandbox):
+    install_to = sandbox["tmp"] / "apps"
+    installed_venv(sandbox, str(ROOT.resolve()))
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)), XDG_DATA_HOME=str(install_to))
+    assert r.returncode == 0, r.stderr
+    assert not any("-m pip" in c or "-m venv" in c for c in calls(sandbox))
+    assert r.stdout.splitlines()[-1].startswith("setup: done. Start the app with: ")
