@@ -131,6 +131,7 @@ case "$mode" in
     # The engine suite with PySide6 made unimportable (proves the engine runs without Qt),
     # then the GUI suite offscreen; one closing line sums both.
     out="$(mktemp -d)"
+    trap 'rm -rf "$out"' EXIT  # the junit files: gone however the run ends
     set +e
     SASC_BLOCK_QT=1 "$venv/bin/python" -m pytest -q -p no:pytest-qt --junitxml="$out/engine.xml" tests/engine "$@"
     rc_engine=$?

@@ -196,3 +196,48 @@ def test_an_install_for_this_checkout_is_not_repeated(sandbox):
     assert r.returncode == 0, r.stderr
     assert not any("-m pip" in c or "-m venv" in c for c in calls(sandbox))
     assert r.stdout.splitlines()[-1].startswith("setup: done. Start the app with: ")
+
+
+def fake_pytest_venv(sandbox) -> Path:
+    """An installed venv whose ``-m pytest`` runs no test: per suite, FAKE_ENGINE / FAKE_GUI
+    say what it does: ``tests:failed:skipped:exit`` writes that junit XML and exits so,
+    ``abort`` dies of SIGABRT (exit 134) before writing any, as a Qt crash does."""
+    venv = installed_venv(sandbox, str(ROOT.resolve()))
+    python = venv / "bin" / "python"
+    real = python.read_text()
+    _script(python, real.replace("#!/bin/sh\n", "#!/bin/sh\n" + f'''\
+if [ "$1" = "-m" ] && [ "$2" = "pytest" ]; then
+  echo "venv-python $*" >> "{sandbox["log"]}"
+  for a; do
+    case "$a" in --junitxml=*) xml="${{a#--junitxml=}}" ;; tests/engine) spec="$FAKE_ENGINE" ;; tests/gui) spec="$FAKE_GUI" ;; esac
+  done
+  if [ "$spec" = abort ]; then ulimit -c 0; kill -ABRT $$; fi
+  IFS=: read -r n failed skipped rc <<EOF
+$spec
+EOF
+  printf '<testsuites><testsuite name="pytest" tests="%s" failures="%s" errors="0" skipped="%s"/></testsuites>' \\
+    "$n" "$failed" "$skipped" > "$xml"
+  exit "$rc"
+fi
+''', 1))
+    return venv
+
+
+def run_tests(sandbox, engine: str, gui: str, *args) -> subprocess.CompletedProcess:
+    fake_pytest_venv(sandbox)
+    return setup_sh(sandbox, "test", *args, PYTHON=str(fake_python(sandbox)), FAKE_ENGINE=engine, FAKE_GUI=gui,
+                    XDG_DATA_HOME=str(sandbox["tmp"] / "apps"))
+
+
+def leftovers(sandbox) -> list[str]:
+    return sorted(p.name for p in sandbox["tmp"].iterdir() if p.name.startswith("tmp."))
+
+
+@pytest.mark.skipif(not this_checkout_is_installed(), reason="the test interpreter's sasc_desktop is another checkout's")
+def test_the_test_mode_sums_both_suites_and_leaves_no_temporary_folder(sandbox):
+    r = run_tests(sandbox, "120:0:3:0", "40:0:1:0", "-k", "x y")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "all suites: 156 passed, 0 failed, 4 skipped"
+    ran = [c for c in calls(sandbox) if "-m pytest" in c]
+    assert len(ran) == 2 and ran[0].endswith(" tests/engine -k x y") and ran[1].endswith(" tests/gui -k x y")
+    assert leftovers(sandbox) == []
