@@ -138,19 +138,35 @@ case "$mode" in
     "$venv/bin/python" -m pytest -q --junitxml="$out/gui.xml" tests/gui "$@"
     rc_gui=$?
     set -e
-    "$venv/bin/python" - "$out/engine.xml" "$out/gui.xml" <<'PY'
-import sys, xml.etree.ElementTree as ET
+    # A suite that stopped early (a crash writes no junit file; pytest's 2, 3, 4) is named, and
+    # the closing line never reads as if every test had run.
+    "$venv/bin/python" - engine "$rc_engine" "$out/engine.xml" GUI "$rc_gui" "$out/gui.xml" <<'PY'
+import signal, sys, xml.etree.ElementTree as ET
 t = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-for path in sys.argv[1:]:
+stopped = []  # (suite, how)
+args = sys.argv[1:]
+for name, rc, path in zip(args[0::3], map(int, args[1::3]), args[2::3]):
     try:
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError):
-        continue
-    for suite in ([root] if root.tag == "testsuite" else root.iter("testsuite")):
+        root = None
+    if root is None or rc not in (0, 1, 5):  # 1: tests failed, 5: none collected; else it stopped
+        how = {2: "interrupted", 3: "internal error", 4: "usage error"}.get(rc)
+        if rc > 128 and rc - 128 in signal.Signals._value2member_map_:
+            how = f"killed by {signal.Signals(rc - 128).name}"
+        stopped.append((name, f"exit {rc}" + (f", {how}" if how else "")))
+    for suite in ([] if root is None else [root] if root.tag == "testsuite" else root.iter("testsuite")):
         for key in t:
             t[key] += int(suite.get(key, 0))
 failed = t["failures"] + t["errors"]
-print(f"all suites: {t['tests'] - failed - t['skipped']} passed, {failed} failed, {t['skipped']} skipped")
+counts = f"{t['tests'] - failed - t['skipped']} passed, {failed} failed, {t['skipped']} skipped"
+for name, how in stopped:
+    print(f"{name} suite did not finish ({how})")
+if stopped:
+    which = "; ".join(f"the {name} suite stopped: {how}" for name, how in stopped)
+    print(f"all suites: NOT FINISHED ({which}); counted before that: {counts}")
+else:
+    print(f"all suites: {counts}")
 PY
     [ "$rc_engine" = 0 ] && [ "$rc_gui" = 0 ] ;;
   "") echo "setup: done. Start the app with: $venv/bin/sasc-desktop" ;;

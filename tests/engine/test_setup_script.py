@@ -241,3 +241,25 @@ def test_the_test_mode_sums_both_suites_and_leaves_no_temporary_folder(sandbox):
     ran = [c for c in calls(sandbox) if "-m pytest" in c]
     assert len(ran) == 2 and ran[0].endswith(" tests/engine -k x y") and ran[1].endswith(" tests/gui -k x y")
     assert leftovers(sandbox) == []
+
+
+@pytest.mark.skipif(not this_checkout_is_installed(), reason="the test interpreter's sasc_desktop is another checkout's")
+@pytest.mark.parametrize("engine,gui,code,lines", [
+    ("1:0:0:0", "abort", 1, ["GUI suite did not finish (exit 134, killed by SIGABRT)",
+                             "all suites: NOT FINISHED (the GUI suite stopped: exit 134, killed by SIGABRT); "
+                             "counted before that: 1 passed, 0 failed, 0 skipped"]),
+    ("abort", "5:1:1:1", 1, ["engine suite did not finish (exit 134, killed by SIGABRT)",
+                             "all suites: NOT FINISHED (the engine suite stopped: exit 134, killed by SIGABRT); "
+                             "counted before that: 3 passed, 1 failed, 1 skipped"]),
+    ("7:0:0:2", "3:0:0:0", 1, ["engine suite did not finish (exit 2, interrupted)",
+                               "all suites: NOT FINISHED (the engine suite stopped: exit 2, interrupted); "
+                               "counted before that: 10 passed, 0 failed, 0 skipped"]),
+    ("9:2:1:1", "3:0:0:0", 1, ["all suites: 9 passed, 2 failed, 1 skipped"]),
+], ids=["gui-crash", "engine-crash", "interrupted", "failures"])
+def test_a_suite_that_stops_early_is_named_and_never_summed_as_all_passed(sandbox, engine, gui, code, lines):
+    """A Qt crash writes no junit file: the summary said 'all suites: 1 passed, 0 failed, 0
+    skipped' (only the exit code was right)."""
+    r = run_tests(sandbox, engine, gui)
+    assert r.returncode == code
+    assert r.stdout.splitlines()[-len(lines):] == lines
+    assert leftovers(sandbox) == []
