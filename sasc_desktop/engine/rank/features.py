@@ -15,13 +15,23 @@ per document, so an experiment tokenises each candidate once. Texts are analysed
 index's fast analysis (:func:`analyse_terms`, the same stems as Whoosh's StemmingAnalyzer) and
 candidates come from the index's vectorised BM25F scorer (the same documents, order and scores
 as Whoosh's search of the same OR query).
+
+Searches (protect.search) use :class:`CachedFeatureExtractor`: the same features, to the last
+bit, from a :class:`DocumentTermCache` shared by every search of a project open in the process
+(:func:`term_cache`): each document's stems as term ids (a numpy array, subject | sender and
+recipients | body | attachments), kept across searches, least recently used ones dropped past
+DOC_CACHE_MAX documents, and forgotten when the project's mail changes (the largest message
+and copies row ids: a message added, or a copy that replaced the kept copy's text). Term
+counts and minimal spans are then computed for all candidates at once from those arrays.
 """
 from __future__ import annotations
 
 import math
-from collections import Counter
+import threading
+import weakref
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 from whoosh import query as wq
@@ -251,6 +261,296 @@ class FeatureExtractor:
     def metadata(self, doc_ids: Sequence[str]) -> np.ndarray:
         self._load(doc_ids)
         return np.array([self._meta[d] for d in doc_ids], float).reshape(len(doc_ids), 4)
+
+
+# ------------------------------------------------------------ the term cache of searches
+DOC_CACHE_MAX = 20_000     # documents a project's term cache keeps (least recently used dropped)
+VOCAB_MAX = 500_000        # distinct stems past which a term cache starts again (bounds its vocabulary)
+
+
+class CachedDoc(NamedTuple):
+    """One document's stems as term ids: ``ids`` is the "all" field (subject, then the sender
+    and recipients' words, body, attachments: FeatureExtractor's order), ``ends`` where the
+    subject, the header words and the body end in it, ``meta`` as FeatureExtractor.metadata."""
+    ids: np.ndarray
+    ends: tuple[int, int, int]
+    meta: tuple[float, float, float, float]
+
+
+_EMPTY_DOC = CachedDoc(np.zeros(0, np.int32), (0, 0, 0), (0.0, 0.0, 0.0, 0.0))
+
+
+def mail_state(con) -> tuple[int, int]:
+    """What the text of a project's mail depends on, in O(log n): the largest message row id (a
+    message added) and the largest ``copies`` row id (ingest adds a copies row for every copy,
+    also for one whose text replaces the kept copy's): classify.api's cache key of scores."""
+    top, copies = con.execute("SELECT (SELECT MAX(id) FROM messages), (SELECT MAX(id) FROM copies)").fetchone()
+    return (top or 0, copies or 0)
+
+
+class DocumentTermCache:
+    """Documents' stems as term ids (:class:`CachedDoc`), shared by the searches of one project:
+    at most ``max_docs`` documents (least recently used dropped), started again when the
+    vocabulary passes ``max_terms`` stems. Before each use the project's :func:`mail_state` is
+    read: documents whose message or copies rows were added since are dropped (a kept copy
+    whose text a later copy replaced; new messages), and everything when the state went back
+    (another database). Thread-safe: one lock around each :meth:`documents` call."""
+
+    def __init__(self, max_docs: int = DOC_CACHE_MAX, max_terms: int = VOCAB_MAX):
+        self.max_docs = max(1, int(max_docs))
+        self.max_terms = max(1, int(max_terms))
+        self._lock = threading.Lock()
+        self._docs: OrderedDict[str, CachedDoc] = OrderedDict()
+        self._vocab: dict[str, int] = {}
+        self._state: Optional[tuple[int, int]] = None
+        self._searcher_ref = None          # the index searcher the term statistics below are of
+        self._term_stats: dict[tuple[str, str], tuple[int, int]] = {}
+        self.loaded = 0        # documents read and tokenised (not found in the cache)
+        self.reused = 0        # documents found in the cache
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def __contains__(self, doc_id: str) -> bool:
+        return doc_id in self._docs
+
+    def stats(self) -> dict:
+        return {"documents": len(self._docs), "terms": len(self._vocab),
+                "tokens": int(sum(d.ids.size for d in self._docs.values())),
+                "loaded": self.loaded, "reused": self.reused}
+
+    def clear(self) -> None:
+        with self._lock:
+            self._clear()
+
+    def _clear(self) -> None:
+        self._docs = OrderedDict()
+        self._vocab = {}           # a new dict: records handed out keep the one their ids are of
+
+    def _sync(self, con, state: tuple[int, int]) -> None:
+        old = self._state
+        self._state = state
+        if old is None or old == state or not self._docs:
+            return
+        if state[0] < old[0] or state[1] < old[1]:
+            self._clear()
+            return
+        changed = con.execute(
+            "SELECT m.doc_id FROM copies c JOIN messages m ON m.id = c.message WHERE c.id > ? "
+            "UNION SELECT doc_id FROM messages WHERE id > ?", (old[1], old[0])).fetchall()
+        if len(changed) >= len(self._docs):
+            self._clear()
+            return
+        for (d,) in changed:
+            self._docs.pop(d, None)
+
+    def term_stats(self, searcher) -> dict[tuple[str, str], tuple[int, int]]:
+        """(field, term) -> (document frequency, collection frequency) read from ``searcher``:
+        kept while the index's searcher is the same one (a changed index gets a new searcher)."""
+        with self._lock:
+            if (self._searcher_ref is None or self._searcher_ref() is not searcher
+                    or len(self._term_stats) > self.max_terms):
+                self._searcher_ref = weakref.ref(searcher)
+                self._term_stats = {}
+            return self._term_stats
+
+    def documents(self, con, doc_ids: Sequence[str], terms) -> tuple[dict[str, CachedDoc], dict[str, int]]:
+        """``({doc_id: CachedDoc}, vocabulary)`` for these documents (read through ``con`` and
+        analysed by ``terms(text)`` when not cached; a document the store does not hold is
+        empty and not kept). The vocabulary (stem -> id) is the one the records' ids are of."""
+        state = mail_state(con)       # (read before the texts: a change meanwhile is seen next time)
+        with self._lock:
+            self._sync(con, state)
+            if len(self._vocab) > self.max_terms:
+                self._clear()
+            docs, vocab = self._docs, self._vocab
+            out: dict[str, CachedDoc] = {}
+            need = []
+            for d in dict.fromkeys(doc_ids):
+                rec = docs.get(d)
+                if rec is None:
+                    need.append(d)
+                else:
+                    docs.move_to_end(d)
+                    out[d] = rec
+            self.reused += len(out)
+            add = vocab.setdefault
+            for i in range(0, len(need), 500):
+                chunk = need[i:i + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = con.execute(
+                    f"SELECT m.doc_id, m.subject, m.body, m.sender, m.recipients, m.cc, m.n_attachments, "
+                    f"(SELECT group_concat(COALESCE(a.text, ''), ' ') FROM attachments a WHERE a.message = m.id) "
+                    f"FROM messages m WHERE m.doc_id IN ({marks})", chunk).fetchall()
+                for doc_id, subject, body, sender, rcpt, cc, natt, att in rows:
+                    subj_t, head_t = terms(subject), terms(f"{sender} {rcpt} {cc}")
+                    body_t, att_t = terms(body), terms(att or "")
+                    toks = subj_t + head_t + body_t + att_t
+                    ids = np.array([add(t, len(vocab)) for t in toks], np.int32)
+                    a = len(subj_t)
+                    b = a + len(head_t)
+                    n_rcpt = sum(1 for x in f"{rcpt},{cc}".split(",") if x.strip())
+                    low = (subject or "").lower().lstrip()
+                    meta = (float(natt or 0), float(n_rcpt), math.log1p(len(body or "")),
+                            1.0 if low.startswith(("re:", "fw:", "fwd:")) else 0.0)
+                    rec = CachedDoc(ids, (a, b, b + len(body_t)), meta)
+                    docs[doc_id] = rec
+                    out[doc_id] = rec
+                    self.loaded += 1
+            while len(docs) > self.max_docs:
+                docs.popitem(last=False)
+            for d in need:                # documents missing from the store: empty, not kept
+                out.setdefault(d, _EMPTY_DOC)
+            return out, vocab
+
+
+_CACHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()    # Store -> DocumentTermCache
+_CACHES_LOCK = threading.Lock()
+
+
+def term_cache(session) -> DocumentTermCache:
+    """The term cache of the session's project (one per open store; it goes with the store)."""
+    with _CACHES_LOCK:
+        cache = _CACHES.get(session.store)
+        if cache is None:
+            cache = _CACHES[session.store] = DocumentTermCache()
+        return cache
+
+
+def _min_spans(pos: np.ndarray, col: np.ndarray, grp: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """:func:`min_span` of many (document, field) groups at once, each holding >= 2 distinct
+    query terms: ``pos`` the hits' positions (increasing, also across groups), ``col`` their
+    query term, ``grp`` their group (non-decreasing), ``present [G, Q]`` which terms a group
+    holds. The shortest window ending at a hit starts at the earliest of the last occurrences
+    (up to it) of the group's terms, all of them in the group; -> [number of groups] spans."""
+    first = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
+    gstart = np.repeat(pos[first], np.diff(np.r_[first, len(pos)]))
+    big = np.iinfo(np.int64).max
+    start = np.full(len(pos), big, np.int64)
+    for j in range(present.shape[1]):
+        here = present[grp, j]
+        if not here.any():
+            continue
+        last = np.where(col == j, pos, -1)
+        np.maximum.accumulate(last, out=last)
+        np.minimum(start, last, out=start, where=here)
+    length = np.where(start >= gstart, pos - start + 1, big)
+    return np.minimum.reduceat(length, first)
+
+
+def query_hits(qids: Sequence[int], allids: np.ndarray, starts: np.ndarray, ends: np.ndarray):
+    """Every occurrence of a query term among documents' concatenated term ids ``allids``
+    (document i is ``allids[starts[i]:starts[i + 1]]``, its subject, header words and body
+    ending at ``ends[i]``), in order: (position in ``allids``, query term (index into ``qids``;
+    an id < 0 is a term no document holds), document, field: 0 subject, 1 header words,
+    2 body, 3 attachments)."""
+    col = np.full(allids.size, -1, np.int64)
+    for j, t in enumerate(qids):
+        if t >= 0:
+            col[allids == t] = j
+    pos = np.flatnonzero(col >= 0)
+    col = col[pos]
+    doc = np.searchsorted(starts, pos, side="right") - 1
+    local = pos - starts[doc]
+    e = ends[doc]
+    fld = (local >= e[:, 0]).astype(np.int8) + (local >= e[:, 1]) + (local >= e[:, 2])
+    return pos, col, doc, fld
+
+
+_FIELD_CODE = {"subject": 0, "body": 2, "attachments": 3}
+
+
+def field_counts(field: str, hits, D: int, Q: int) -> tuple[np.ndarray, np.ndarray]:
+    """``TF [D, Q]`` (float) and minimal spans ``[D]`` (:func:`min_span` of the field's tokens;
+    1 for one matched term, 0 for none) of one field (FIELDS; "all" is every field and the
+    header words) from :func:`query_hits`."""
+    pos, col, doc, fld = hits
+    if field != "all":
+        keep = fld == _FIELD_CODE[field]
+        pos, col, doc = pos[keep], col[keep], doc[keep]
+    if Q == 0:
+        return np.zeros((D, 0)), np.zeros(D)
+    TF = np.bincount(doc * Q + col, minlength=D * Q).reshape(D, Q).astype(np.float64)
+    present = TF > 0
+    matched = present.sum(1)
+    span = np.minimum(matched, 1).astype(np.float64)
+    multi = matched >= 2
+    if multi.any():
+        sel = multi[doc]
+        span[multi] = _min_spans(pos[sel], col[sel], doc[sel], present)
+    return TF, span
+
+
+class CachedFeatureExtractor(FeatureExtractor):
+    """FeatureExtractor's features (bit for bit) from a shared :class:`DocumentTermCache`, term
+    counts and minimal spans computed for all candidates at once. One per search: it reads the
+    collection statistics from the index's current searcher (those of its terms are kept in the
+    cache while that searcher is current: the index has not changed)."""
+
+    def __init__(self, session, depth: int = 200, cache: Optional[DocumentTermCache] = None):
+        super().__init__(session, depth)
+        self.cache = term_cache(session) if cache is None else cache
+        self._recs: dict[str, CachedDoc] = {}
+        self._vocab: dict[str, int] = {}
+        self._s = None
+
+    def _searcher(self):
+        if self._s is None:       # (one searcher for the search's statistics)
+            self._s = super()._searcher()
+        return self._s
+
+    def _stats(self, field: str, terms: list[str]) -> CollectionStats:
+        self._stats_cache = self.cache.term_stats(self._searcher())
+        return super()._stats(field, terms)
+
+    def _load(self, doc_ids: Sequence[str]) -> None:
+        need = [d for d in doc_ids if d not in self._recs]
+        if not need and self._recs:
+            return
+        recs, vocab = self.cache.documents(self.session.store.con, need, self.terms)
+        if self._recs and vocab is not self._vocab:      # the cache started again: ids of one vocabulary only
+            recs, vocab = self.cache.documents(self.session.store.con, list(dict.fromkeys([*self._recs, *need])),
+                                               self.terms)
+            self._recs = {}
+        self._recs.update(recs)
+        self._vocab = vocab
+
+    def relevance_for_terms(self, title_terms: Sequence[str], titledesc_terms: Sequence[str],
+                            doc_ids: Sequence[str], whoosh_scores: Optional[Sequence[float]] = None) -> np.ndarray:
+        self._load(doc_ids)
+        D = len(doc_ids)
+        recs = [self._recs[d] for d in doc_ids]
+        lens = np.fromiter((r.ids.size for r in recs), np.int64, count=D)
+        starts = np.zeros(D + 1, np.int64)
+        np.cumsum(lens, out=starts[1:])
+        allids = np.concatenate([r.ids for r in recs]) if D else np.zeros(0, np.int32)
+        ends = np.array([r.ends for r in recs], np.int64).reshape(D, 3)
+        dls = {"subject": ends[:, 0], "body": ends[:, 2] - ends[:, 1], "attachments": lens - ends[:, 2], "all": lens}
+        blocks = []
+        done: dict[tuple, list[np.ndarray]] = {}   # the same query terms give the same blocks
+        for qterms in (list(title_terms), list(titledesc_terms)):
+            counts = Counter(qterms)
+            uniq = list(counts)
+            key = tuple(counts.items())
+            if key in done:
+                blocks.extend(done[key])
+                continue
+            Q = len(uniq)
+            qtf = np.array([counts[t] for t in uniq], float)
+            get = self._vocab.get
+            hits = query_hits([get(t, -1) for t in uniq], allids, starts, ends)
+            form_blocks = []
+            for field in FIELDS:
+                TF, span = field_counts(field, hits, D, Q)
+                form_blocks.append(field_features(TF, qtf, dls[field], self._stats(field, uniq), span))
+            done[key] = form_blocks
+            blocks.extend(form_blocks)
+        ws = np.zeros((D, 1)) if whoosh_scores is None else np.asarray(whoosh_scores, float).reshape(D, 1)
+        return np.hstack(blocks + [ws])
+
+    def metadata(self, doc_ids: Sequence[str]) -> np.ndarray:
+        self._load(doc_ids)
+        return np.array([self._recs[d].meta for d in doc_ids], float).reshape(len(doc_ids), 4)
 
 
 # Fields whose words are what a query is about (from:, to:, date:, thread: and folder: only
