@@ -250,7 +250,8 @@ def iter_source(path: Path) -> Iterator[RawItem]:
     path = Path(path)
     kind = source_kind(path)
     if kind == "mbox":
-        yield from iter_mbox(path, path.stem, single=None if _mbox_name(path) else path.parent.name)
+        own = _own_mailbox(path)
+        yield from iter_mbox(path, own or path.stem, single=None if own else path.parent.name)
     elif kind == "message":
         yield _read(path, path.parent.name)
     elif kind == "pst":
@@ -260,7 +261,8 @@ def iter_source(path: Path) -> Iterator[RawItem]:
         for p, k, folder in _walk_files(path):
             folder = f"{base}/{folder}" if folder else base
             if k == "mbox":
-                yield from iter_mbox(p, f"{folder}/{p.stem}", single=None if _mbox_name(p) else folder)
+                own = _own_mailbox(p)
+                yield from iter_mbox(p, f"{folder}/{own or p.stem}", single=None if own else folder)
             elif k == "internal":
                 yield RawItem(str(p), folder, None, internal_reason(p, p.parent))
             elif k == "symlink":
@@ -280,12 +282,33 @@ def iter_source(path: Path) -> Iterator[RawItem]:
                 yield _read(p, folder)
 
 
-def _mbox_name(path: Path) -> bool:
-    """Whether ``path`` is named as an mbox is: .mbox or .mbx. Such a file is a mailbox of its
-    own (a folder named after it) whatever it holds; another file starting with a From line
-    (a message saved by Thunderbird, a corpus file) is one only when it holds more than one
-    message, else its message is in the folder the file is in."""
-    return path.suffix.lower() in (".mbox", ".mbx")
+# Suffixes of files holding one message (a saved message, a corpus file): never a Thunderbird
+# folder unless its summary file says so.
+_MESSAGE_SUFFIXES = (".eml", ".emlx", ".txt")
+# An MH folder's message: a file named by its number (Enron's maildir names them '1.', '2.').
+_MH_MESSAGE = re.compile(r"\d+\.?\Z")
+
+
+def _own_mailbox(path: Path) -> str:
+    """The name of the mailbox ``path`` is, when it is a mailbox of its own (a folder named
+    after it) whatever it holds, even one message; else "" (a file holding one message is then
+    in the folder it is in, one holding several is a folder named after its stem).
+
+    A mailbox of its own is: a file named .mbox or .mbx (named without that suffix); a
+    Thunderbird folder, a file with a '<name>.msf' summary beside it, or one inside a
+    '<parent>.sbd' subfolder folder not named as a message file is (.eml, .emlx, .txt), named
+    in full ('Work.2001' is a folder's name there, not a name and a suffix); any other file
+    without a suffix ('Trash', mutt's 'sent-mail'), except one named by a number: an MH
+    folder's message ('1', '2'; Enron's '1.'). A file with a suffix (a saved '.eml', a
+    SpamAssassin corpus file '00039.abc123') holding one message is not a mailbox of its own."""
+    if path.suffix.lower() in (".mbox", ".mbx"):
+        return path.stem
+    if path.with_name(path.name + ".msf").is_file() or (
+            path.parent.name.lower().endswith(".sbd") and path.suffix.lower() not in _MESSAGE_SUFFIXES):
+        return path.name
+    if not path.suffix and not _MH_MESSAGE.match(path.name):
+        return path.name
+    return ""
 
 
 NOT_PST = "named .pst but not an Outlook PST file (it does not start with the PST signature)"
