@@ -169,5 +169,5 @@ else:
     print(f"all suites: {counts}")
 PY
     [ "$rc_engine" = 0 ] && [ "$rc_gui" = 0 ] ;;
-  "") echo "setup: done. Start the app with: $venv/bin/sasc-desktop" ;;
+  "") printf 'setup: done. Start the app with: %q\n' "$venv/bin/sasc-desktop" ;;  # quoted for a shell
 esac

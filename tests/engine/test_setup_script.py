@@ -6,6 +6,7 @@ or minutes. The real install is checked by hand on a clone (see the commit messa
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -190,12 +191,18 @@ def test_a_venv_moved_since_it_was_made_is_made_again(sandbox):
 
 @pytest.mark.skipif(not this_checkout_is_installed(), reason="the test interpreter's sasc_desktop is another checkout's")
 def test_an_install_for_this_checkout_is_not_repeated(sandbox):
-    install_to = sandbox["tmp"] / "apps"
+    """... and the command it prints to start the app is quoted for a shell (a venv path with
+    a space in it was printed as it is)."""
+    sandbox["venv"] = sandbox["tmp"] / "my venv's place"
     installed_venv(sandbox, str(ROOT.resolve()))
-    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)), XDG_DATA_HOME=str(install_to))
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)), SASC_VENV=str(sandbox["venv"]),
+                 XDG_DATA_HOME=str(sandbox["tmp"] / "apps"))
     assert r.returncode == 0, r.stderr
     assert not any("-m pip" in c or "-m venv" in c for c in calls(sandbox))
-    assert r.stdout.splitlines()[-1].startswith("setup: done. Start the app with: ")
+    lead = "setup: done. Start the app with: "
+    last = r.stdout.splitlines()[-1]
+    assert last.startswith(lead)
+    assert shlex.split(last[len(lead):]) == [str(sandbox["venv"] / "bin" / "sasc-desktop")]
 
 
 def fake_pytest_venv(sandbox) -> Path:
