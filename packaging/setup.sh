@@ -118,6 +118,72 @@ if [ -n "$why" ]; then
   printf 'checkout=%s\nvenv=%s\n' "$here" "$venv_real" > "$stamp"
 fi
 
+# A menu entry and its icon (Exec cannot rely on PATH: the venv is not on it). Written at
+# every install, unchanged files left alone; a home folder that cannot be written is a warning.
+"$venv/bin/python" -I - "$venv_real/bin/sasc-desktop" packaging/sasc-desktop.desktop \
+    resources/icons/sasc-desktop.svg <<'PY' || true
+import os, shutil, subprocess, sys
+exe, template, icon = sys.argv[1:4]
+data = os.environ.get("XDG_DATA_HOME", "")
+if not os.path.isabs(data):  # unset, empty or relative: the spec's default
+    data = os.path.join(os.path.expanduser("~"), ".local", "share")
+apps, icons = os.path.join(data, "applications"), os.path.join(data, "icons", "hicolor", "scalable", "apps")
+
+
+def exec_arg(path):
+    """One quoted argument of a desktop entry's Exec: inside the quotes \\ " ` $ take a
+    backslash; then the value's own escaping doubles every backslash; a % is %%."""
+    for c in '\\"`$':
+        path = path.replace(c, "\\" + c)
+    return '"' + path.replace("\\", "\\\\").replace("%", "%%") + '"'
+
+
+def put(path, content):
+    """Write ``content`` to ``path`` in one step (another file renamed over it), unless it is
+    there already."""
+    try:
+        with open(path, "rb") as f:
+            if f.read() == content:
+                return False
+    except OSError:
+        pass
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(content)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return True
+
+
+try:
+    if any(ord(c) < 32 for c in exe):
+        raise ValueError(f"the path {exe!r} holds a control character a desktop entry cannot hold")
+    lines = []
+    for line in open(template, encoding="utf-8").read().splitlines():
+        if line.startswith("Exec=sasc-desktop"):
+            line = "Exec=" + exec_arg(exe) + line[len("Exec=sasc-desktop"):]
+        lines.append(line)
+    os.makedirs(apps, exist_ok=True)
+    os.makedirs(icons, exist_ok=True)
+    changed = put(os.path.join(icons, "sasc-desktop.svg"), open(icon, "rb").read())
+    changed |= put(os.path.join(apps, "sasc-desktop.desktop"), ("\n".join(lines) + "\n").encode("utf-8"))
+except (OSError, ValueError) as exc:
+    print(f"setup: warning: no menu entry installed in {data} ({exc}); the app still starts with the "
+          f"command below", file=sys.stderr)
+    sys.exit(0)
+if changed:
+    print(f"setup: menu entry {os.path.join(apps, 'sasc-desktop.desktop')} and its icon installed")
+    if "%" in exe:  # written as the spec says (%%), but GLib checks the path before it expands %%
+        print(f"setup: warning: GNOME (GLib) cannot start a program whose path holds a %: {exe}", file=sys.stderr)
+    cache = os.path.join(data, "icons", "hicolor", "icon-theme.cache")
+    if os.path.exists(cache) and shutil.which("gtk-update-icon-cache"):  # a stale cache hides a new icon
+        subprocess.run(["gtk-update-icon-cache", "-q", "-t", "-f", os.path.dirname(cache)], check=False)
+PY
+
 case "$mode" in
   run)
     shift

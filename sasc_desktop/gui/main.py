@@ -144,6 +144,7 @@ def run(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "sasc-desktop"])
     app.setApplicationName("SASC Desktop")
     app.setOrganizationName("SASC")
+    app.setDesktopFileName("sasc-desktop")  # the Wayland app_id: matched to sasc-desktop.desktop (its icon, name)
     apply_style(app)
     sys.excepthook = _excepthook  # a bug in a UI callback shows a dialog; the app keeps running
     window = MainWindow(AppState())

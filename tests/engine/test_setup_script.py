@@ -270,3 +270,89 @@ def test_a_suite_that_stops_early_is_named_and_never_summed_as_all_passed(sandbo
     assert r.returncode == code
     assert r.stdout.splitlines()[-len(lines):] == lines
     assert leftovers(sandbox) == []
+
+
+def exec_words(value: str) -> list[str]:
+    """A desktop entry's Exec value read back as the Desktop Entry Specification says: the
+    string escapes first, then %% and the quoting of arguments."""
+    unescaped, i = "", 0
+    while i < len(value):
+        if value[i] == "\\" and i + 1 < len(value):
+            unescaped += {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\"}.get(value[i + 1], "\\" + value[i + 1])
+            i += 2
+        else:
+            unescaped += value[i]
+            i += 1
+    words, word, quoted, i, text = [], None, False, 0, unescaped
+    while i < len(text):
+        c = text[i]
+        if quoted:
+            if c == "\\" and text[i + 1] in '"`$\\':
+                word += text[i + 1]
+                i += 1
+            elif c == '"':
+                quoted = False
+            elif c == "%" and text[i + 1] == "%":  # GLib expands %% inside quotes too
+                word += "%"
+                i += 1
+            else:
+                word += c
+        elif c == '"':
+            quoted, word = True, word or ""
+        elif c == " ":
+            if word is not None:
+                words.append(word)
+            word = None
+        elif c == "%" and text[i + 1] == "%":
+            word = (word or "") + "%"
+            i += 1
+        else:
+            word = (word or "") + c
+        i += 1
+    assert not quoted
+    return words + ([word] if word is not None else [])
+
+
+@pytest.mark.skipif(not this_checkout_is_installed(), reason="the test interpreter's sasc_desktop is another checkout's")
+@pytest.mark.parametrize("venv_name", ["venv", 'my "venv" $HOME `x` \\ 100% ; it\'s'])
+def test_the_install_writes_a_menu_entry_and_its_icon(sandbox, venv_name):
+    """Exec names the venv's sasc-desktop by its absolute path, quoted (the template's bare
+    'sasc-desktop' needs the venv on PATH; gio launch failed); the icon goes to the hicolor
+    theme of XDG_DATA_HOME; a second run changes nothing."""
+    sandbox["venv"] = sandbox["tmp"] / venv_name
+    installed_venv(sandbox, str(ROOT.resolve()))
+    data = sandbox["tmp"] / "data home"
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)), SASC_VENV=str(sandbox["venv"]), XDG_DATA_HOME=str(data))
+    assert r.returncode == 0, r.stderr
+    entry = data / "applications" / "sasc-desktop.desktop"
+    icon = data / "icons" / "hicolor" / "scalable" / "apps" / "sasc-desktop.svg"
+    assert f"setup: menu entry {entry} and its icon installed" in r.stdout.splitlines()
+    assert icon.read_bytes() == (ROOT / "resources" / "icons" / "sasc-desktop.svg").read_bytes()
+    template = (ROOT / "packaging" / "sasc-desktop.desktop").read_text().splitlines()
+    written = entry.read_text().splitlines()
+    assert [w for w in written if not w.startswith("Exec=")] == [t for t in template if not t.startswith("Exec=")]
+    (exec_line,) = [w for w in written if w.startswith("Exec=")]
+    assert exec_words(exec_line[len("Exec="):]) == [str(sandbox["venv"].resolve() / "bin" / "sasc-desktop")]
+    assert "Icon=sasc-desktop" in written
+    stamp = entry.stat().st_mtime_ns, icon.stat().st_mtime_ns
+    again = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)), SASC_VENV=str(sandbox["venv"]), XDG_DATA_HOME=str(data))
+    assert again.returncode == 0 and "menu entry" not in again.stdout
+    assert (entry.stat().st_mtime_ns, icon.stat().st_mtime_ns) == stamp
+
+
+@pytest.mark.skipif(not this_checkout_is_installed(), reason="the test interpreter's sasc_desktop is another checkout's")
+def test_a_data_folder_that_cannot_be_written_is_a_warning_not_a_failure(sandbox):
+    installed_venv(sandbox, str(ROOT.resolve()))
+    blocked = sandbox["tmp"] / "a-file"
+    blocked.write_text("")  # nothing can be made below a file, even by root
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)), XDG_DATA_HOME=str(blocked / "share"))
+    assert r.returncode == 0
+    assert r.stderr.startswith(f"setup: warning: no menu entry installed in {blocked / 'share'} (")
+    assert r.stdout.splitlines()[-1].startswith("setup: done. Start the app with: ")
+
+
+def test_the_desktop_entry_template_names_the_command_and_the_icon():
+    lines = (ROOT / "packaging" / "sasc-desktop.desktop").read_text().splitlines()
+    assert lines[0] == "[Desktop Entry]"
+    assert "Exec=sasc-desktop" in lines and "Icon=sasc-desktop" in lines  # what setup.sh replaces and installs
+    assert (ROOT / "resources" / "icons" / "sasc-desktop.svg").is_file()
