@@ -334,11 +334,13 @@ def _write_scores(con, persona: str, version: int, ids: np.ndarray, probs: np.nd
 
 # Which text the stored scores were computed from. A message's text changes in place when a
 # sender's copy replaces the kept copy (it has the Bcc; the importer rewrites body, Bcc and
-# attachments in the same row and adds a copies row for that copy, as for every copy it sees).
-# Copies rows are only ever added, with growing ids, so "every message with a copies row above
-# N" holds every message added or rewritten since the largest copies id was N: the persona's
-# scores record that N (in the meta table, in the transaction that writes them, read BEFORE the
-# text was), and a message with a newer copy is scored again on first use.
+# attachments in the same row and adds a copies row for that copy, as for every copy it sees,
+# marked kept = 1 in the same transaction). Copies rows are only ever added, with growing ids,
+# and the kept mark only ever moves to the copy just added, so "every message whose kept copy's
+# row is above N" holds every message added or rewritten since the largest copies id was N: the
+# persona's scores record that N (in the meta table, in the transaction that writes them, read
+# BEFORE the text was), and such a message is scored again on first use. A copy that changed
+# nothing (kept = 0: the same mail imported again from another place) scores nothing again.
 _SCORED_THROUGH = "classify.scores_copies:"
 
 
@@ -498,7 +500,7 @@ def _score_map(session, persona: str) -> dict[str, float]:
         # messages ingested after training, and messages whose text a later copy replaced
         # (see _SCORED_THROUGH): score them with the saved model
         rows = con.execute("SELECT id, doc_id FROM messages WHERE id NOT IN (SELECT message FROM scores WHERE persona = ?) "
-                           "OR id IN (SELECT message FROM copies WHERE id > ?) ORDER BY id", (persona, through)).fetchall()
+                           "OR id IN (SELECT message FROM copies WHERE id > ? AND kept = 1) ORDER BY id", (persona, through)).fetchall()
         probs = np.zeros(0)
         if rows:
             probs = model.proba_positive(doc_matrix(session, model, [r[1] for r in rows]))

@@ -1,0 +1,102 @@
+"""Copies that change no message's text score nothing again (real mail, SQLite, Whoosh, models).
+
+The importer adds a copies row for every copy it sees; only a copy that becomes the kept one
+(kept = 1: a sender's copy replacing a recipient's text, or the same bytes found in a Sent
+mailbox) can change what a message is scored from. a2f5a40 scored again every message with a
+copies row newer than the stored scores, so importing the same mail again from another place
+re-scored the whole project for every persona. Which messages were scored again is read from
+the stored scores themselves: every stored probability is set to a value no model gives, and a
+message scored again has its model's probability stored instead."""
+import json
+import random
+import shutil
+
+import numpy as np
+
+from sasc_desktop.engine.classify import api, import_judgments, probabilities, train
+from sasc_desktop.engine.classify.api import load_model
+from sasc_desktop.engine.session import Session
+
+SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
+             "confidential settlement terms", "salary and termination of Bob"]
+PLAIN = ["lunch menu for friday", "quarterly gas volumes report", "meeting room booking", "pipeline capacity update",
+         "conference travel schedule"]
+MARK = 0.123456789  # a stored probability no scoring writes
+N = 40
+
+
+def _eml(mid: str, subject: str, body: str, sender: str, extra: str = "") -> str:
+    return (f"{extra}Message-ID: <{mid}>\nDate: Mon, 5 Mar 2001 10:00:00 -0800\nFrom: {sender}\n"
+            f"To: carl@corp.com, dee@other.org\nSubject: {subject}\n\n{body}\n")
+
+
+def _project(tmp_path) -> Session:
+    rng = random.Random(2)
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    lines = []
+    for i in range(N):
+        s = i % 3 == 0
+        text = rng.choice(SENSITIVE if s else PLAIN) + " " + rng.choice(PLAIN)
+        (folder / f"{i:03d}.eml").write_text(_eml(f"m{i}@corp.com", f"note {i}", text,
+                                                  "ann@corp.com" if i % 2 else "bob@corp.com"))
+        lines.append(f"p1 m{i}@corp.com {int(s)}")
+    (tmp_path / "sens.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "personas.json").write_text(json.dumps([{"id": "p1", "name": "Persona One"}]))
+    s = Session.create(tmp_path / "proj")
+    s.ingest([folder], workers=0)
+    import_judgments(s, sensitivity_path=tmp_path / "sens.txt", personas_path=tmp_path / "personas.json")
+    return s
+
+
+def _mark_stored_scores(s) -> None:
+    with s.store.transaction() as c:
+        c.execute("UPDATE scores SET prob = ? WHERE persona = 'p1'", (MARK,))
+    api._SCORES.clear()
+
+
+def _scored_again(s) -> list[str]:
+    """The messages the next read of the scores scored again (their stored score is no longer MARK)."""
+    probs = probabilities(s, "p1")
+    stored = dict(s.store.con.execute("SELECT m.doc_id, s.prob FROM scores s JOIN messages m ON m.id = s.message "
+                                      "WHERE s.persona = 'p1'"))
+    assert stored == probs and len(probs) == N
+    return sorted(d for d, p in probs.items() if p != MARK)
+
+
+def test_copies_that_change_no_text_score_nothing_again(tmp_path):
+    s = _project(tmp_path)
+    train(s, "p1")
+    probabilities(s, "p1")
+    _mark_stored_scores(s)
+    copies = s.store.con.execute("SELECT COUNT(*) FROM copies").fetchone()[0]
+
+    # the same files from another place (same bytes), and recipients' copies with other bytes
+    shutil.copytree(tmp_path / "mail", tmp_path / "again")
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    for f in sorted((tmp_path / "mail").iterdir()):
+        (other / f.name).write_text("Received: from relay.other.org\n" + f.read_text())
+    report = s.ingest([tmp_path / "again", other], workers=0)
+    assert (report.ingested, report.duplicates) == (0, 2 * N)
+    con = s.store.con
+    assert tuple(con.execute("SELECT COUNT(*), SUM(kept) FROM copies WHERE id > ?", (copies,)).fetchone()) == (2 * N, 0)
+    assert _scored_again(s) == []
+
+    # a copy that becomes the kept one is scored again, and only it: a sender's copy replacing the
+    # text (m1), the same bytes found in a Sent mailbox (m2: where it is kept changes, not its text)
+    sent = tmp_path / "Sent Items"
+    sent.mkdir()
+    (sent / "1.eml").write_text(_eml("m1@corp.com", "note 1", "confidential settlement terms, my divorce lawyer",
+                                     "ann@corp.com", extra="Bcc: secret@x.com\n"))
+    shutil.copy(tmp_path / "mail" / "002.eml", sent / "2.eml")
+    s.ingest([sent], workers=0)
+    assert [tuple(r) for r in con.execute("SELECT m.doc_id, c.folder FROM copies c JOIN messages m ON m.id = c.message "
+                                          "WHERE c.kept = 1 AND c.id > ? ORDER BY m.doc_id", (copies,))] == \
+        [("m1@corp.com", "Sent Items"), ("m2@corp.com", "Sent Items")]
+    assert _scored_again(s) == ["m1@corp.com", "m2@corp.com"]
+    model = load_model(s, "p1")
+    got = probabilities(s, "p1")
+    assert np.array_equal([got["m1@corp.com"], got["m2@corp.com"]],
+                          model.predict_proba_docs(s, ["m1@corp.com", "m2@corp.com"]))
+    s.close()
