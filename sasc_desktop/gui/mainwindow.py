@@ -534,7 +534,13 @@ class MainWindow(QMainWindow):
         def make(progress):
             if build is None:
                 return Session.open(root, progress)
-            from ..engine.demo_project import demo_status, refuse_reason, remove_unfinished
+            from ..engine.demo_project import demo_status, refuse_reason, remove_stale_builds, remove_unfinished
+            # At every start, not only before a build: the folder of a build killed less than a
+            # minute before the start that rebuilt the demo is too young to sweep then (35-59 MB).
+            try:
+                remove_stale_builds(root)
+            except (OSError, RuntimeError) as exc:  # not removable now: opening goes on
+                log.warning("could not remove an old demo build beside %s: %s", root, exc)
             status = demo_status(root)  # a database it cannot read (locked, damaged) is "project": kept
             if status in ("complete", "project"):
                 return Session.open(root, progress)

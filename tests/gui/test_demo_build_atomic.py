@@ -38,13 +38,20 @@ def killed_while_moving(root, n: int = 40) -> None:
     (root / demo_project.FILLING).write_text("{}")  # the fill's token, written first, removed last
 
 
-def killed_build_folder(root):
+def killed_build_folder(root, old: bool = True):
     """The temporary folder of a build into ``root`` that was killed (nobody holds its lock),
-    found more than a minute later."""
+    found more than a minute later (``old``) or at once."""
     stale = root.parent / ".sasc-build-0123abcd"
     (stale / "project" / "index").mkdir(parents=True)
     (stale / demo_project.BUILD_INFO).write_text(json.dumps({"root": str(root.resolve())}))
     (stale / demo_project.BUILD_LOCK).write_bytes(b"")
+    if old:
+        age(stale)
+    return stale
+
+
+def age(stale) -> None:
+    """Make a build folder look as it does more than a minute after its builder stopped."""
     for p in (stale, stale / demo_project.BUILD_LOCK):
         os.utime(p, (time.time() - 2 * demo_project.MIN_AGE,) * 2)
 
@@ -89,6 +96,34 @@ def test_first_start_rebuilds_a_demo_left_unfinished(qtbot, window, monkeypatch,
     assert root.stat().st_ino == inode  # emptied and filled, not deleted
     assert demo_project.demo_status(root) == "complete"
     assert window.state.last_project == str(root.resolve())
+
+
+def test_a_build_killed_just_before_the_first_restart_is_removed_by_a_later_start(qtbot, window, monkeypatch):
+    """A first start killed and restarted at once: its build folder (35-59 MB) is younger than
+    MIN_AGE then, so the restart, which builds the demo, leaves it (it could be a live build on
+    a file system without locks); a later start, which finds the demo complete and builds
+    nothing, removes it once it is old enough (it stayed forever)."""
+    monkeypatch.setattr(demo_project, "DEMO_MESSAGES", 40)  # too few to train: no models, quick
+    root = demo_project_dir()
+    stale = killed_build_folder(root, old=False)
+    assert loaded(qtbot, window)["stats"]["messages"] == 40  # the restart: builds the demo
+    assert demo_project.demo_status(root) == "complete"
+    assert stale.is_dir()  # too young to be told from a build still running
+    assert window.state.last_project == str(root.resolve())
+
+    age(stale)  # a later start, more than a minute on
+    info = loaded(qtbot, window)
+    assert info["root"] == str(root.resolve()) and info["stats"]["messages"] == 40
+    assert sorted(p.name for p in root.parent.iterdir()) == [root.name]  # the dead build folder is gone
+    assert demo_project.demo_status(root) == "complete"
+
+    live = killed_build_folder(root)  # one whose builder runs (holds its lock) is left alone, however old
+    fd = demo_project.lock_file(live / demo_project.BUILD_LOCK)
+    try:
+        assert loaded(qtbot, window)["stats"]["messages"] == 40
+        assert live.is_dir()
+    finally:
+        demo_project.unlock_file(fd)
 
 
 def test_a_demo_folder_with_someone_s_own_mail_in_it_opens_as_it_is(qtbot, window, tmp_path, monkeypatch):
