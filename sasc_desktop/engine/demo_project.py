@@ -18,10 +18,12 @@ done the project is put in place:
 * the parent cannot be written but the empty ``root`` can: the temporary folder is made inside
   ``root`` and its files are moved up the same way, marker last.
 
-A temporary folder left by a killed build is removed by the next build of the same root once
-its lock can be taken (its builder is gone, in whatever PID namespace or on whatever machine it
-ran) and it is more than a minute old (for file systems that do not share locks); the pid and
-host recorded in ``sasc-build.json`` are for people only."""
+A temporary folder left by a killed build is removed by the next build of the same root (and
+by the app at every start of its demo, built or not: one killed less than a minute before the
+build that followed is too young to remove then) once its lock can be taken (its builder is
+gone, in whatever PID namespace or on whatever machine it ran) and it is more than a minute old
+(for file systems that do not share locks); the pid and host recorded in ``sasc-build.json``
+are for people only."""
 from __future__ import annotations
 
 import errno
