@@ -38,7 +38,8 @@ from ..progress import Progress, ensure
 from ..project import Store
 from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
-from .parse import MalformedMessage, addresses, copy_folder, parse_message, raw_digest, synthetic_message_id
+from .parse import (MalformedMessage, addresses, copy_folder, message_bytes, parse_message, raw_digest,
+                    synthetic_message_id)
 from .sources import PROJECT_INTERNALS, RawItem, checked_source_kind, count_messages, iter_source
 from .text import is_reply_or_forward, normalise_subject
 
@@ -73,8 +74,7 @@ def _prepare_one(item: tuple[str, str, bytes]):
     except Exception as exc:  # pragma: no cover - analysis of decoded text does not fail
         return SkippedMessage(m.location, f"could not be indexed ({exc.__class__.__name__}: {exc})")
     analysed["date"] = date_items(m.timestamp)
-    raw = item[2]
-    raw = raw[raw.find(b"\n") + 1:] if raw.startswith(b"From ") else raw
+    raw = message_bytes(item[2])  # (the bytes hashed: no From line, byte order mark or blank lines first)
     edges = [(kind, addrs) for kind, header in (("to", m.to), ("cc", m.cc), ("bcc", m.bcc))
              if header and (addrs := addresses(header))] if m.from_addr else []
     return m, (analysed, edges), zlib.compress(raw, 1)

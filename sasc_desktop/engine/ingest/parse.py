@@ -26,16 +26,27 @@ class MalformedMessage(Exception):
     """The bytes are not an email message (the reason says why)."""
 
 
-def _strip_from_line(raw: bytes) -> bytes:
+# What may come before a message's headers: a UTF-8 byte order mark (Windows tools write one to
+# a saved .eml), blank lines.
+_LEAD = re.compile(rb"(?:\xef\xbb\xbf)?(?:[ \t]*\r?\n)*")
+
+
+def message_bytes(raw: bytes) -> bytes:
+    """The message in ``raw``: without its mbox From line and without a UTF-8 byte order mark
+    and blank lines before its headers (before or after the From line). A message's SHA-256,
+    its size and its stored bytes are those of these bytes."""
+    raw = raw[_LEAD.match(raw).end():]
     if raw.startswith(b"From "):
         nl = raw.find(b"\n")
-        return b"" if nl < 0 else raw[nl + 1:]
+        raw = b"" if nl < 0 else raw[nl + 1:]
+        raw = raw[_LEAD.match(raw).end():]
     return raw
 
 
 def raw_digest(raw: bytes) -> str:
-    """The SHA-256 that identifies a copy (computed on the message without its mbox From line)."""
-    return hashlib.sha256(_strip_from_line(raw)).hexdigest()
+    """The SHA-256 that identifies a copy (computed on :func:`message_bytes`: the message without
+    its mbox From line, a byte order mark and blank lines before its headers)."""
+    return hashlib.sha256(message_bytes(raw)).hexdigest()
 
 
 # Headers a mailbox or a mail client adds to its copy of a message (read/flag state, its folder,
@@ -52,8 +63,9 @@ def content_digest(raw: bytes) -> str:
     """The SHA-256 of a message as written, without what a mailbox adds to its copy: its mbox
     From line, the :data:`MAILBOX_HEADERS` (with their folded lines) and CR before LF. A message
     without a Message-ID is identified by it (``sasc-<digest[:24]>``). For a message without
-    those headers and CRs it is the SHA-256 of its bytes, as the id was made before."""
-    raw = _strip_from_line(raw).replace(b"\r\n", b"\n")
+    those headers and CRs it is the SHA-256 of its bytes, as the id was made before. (What may
+    precede the headers, :func:`message_bytes`, is dropped too.)"""
+    raw = message_bytes(raw).replace(b"\r\n", b"\n")
     end = raw.find(b"\n\n")
     head, rest = (raw, b"") if end < 0 else (raw[:end + 1], raw[end + 1:])
     kept, dropping = [], False
@@ -348,15 +360,16 @@ def copy_folder(raw: bytes, folder: str) -> str:
     """The folder :func:`parse_message` gives the copy ``raw`` found in ``folder`` (its X-Folder
     header, else ``folder``), reading its headers only."""
     try:
-        msg = BytesHeaderParser(policy=compat32).parsebytes(_strip_from_line(raw))
+        msg = BytesHeaderParser(policy=compat32).parsebytes(message_bytes(raw))
     except Exception:  # (parse_message read these bytes: this does not happen)
         return folder
     return _header(msg, "X-Folder", []) or folder
 
 
 def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
-    """Parse one message. ``raw`` may start with an mbox ``From `` line (it is dropped)."""
-    raw = _strip_from_line(raw)
+    """Parse one message. ``raw`` may start with an mbox ``From `` line, a UTF-8 byte order mark
+    and blank lines (they are dropped: :func:`message_bytes`)."""
+    raw = message_bytes(raw)
     _check_looks_like_mail(raw)
     sha = hashlib.sha256(raw).hexdigest()
     try:
