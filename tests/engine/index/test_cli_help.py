@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
 from mailfactory import ingested_project
 
 from sasc_desktop.cli.project_cmds import QUERY_SYNTAX
