@@ -39,9 +39,9 @@ _SEPARATOR = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?(?:\r?\n)*|(?<=\n\n)|(?<=\n\r\n
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
 # Apple Mail's .emlx: a line with the message's length in bytes, the message, an XML plist.
 _EMLX_LENGTH = re.compile(rb"[ \t]*(\d{1,12})[ \t]*\r?\n")
-# Files a system writes beside mail (Finder's folder settings, AppleDouble resource forks):
-# passed over without a word.
-_SYSTEM_FILES = re.compile(r"\.DS_Store\Z|\._")
+# Files a system writes beside mail (Finder's folder settings, AppleDouble resource forks,
+# Thunderbird's .msf folder summaries): passed over without a word.
+_SYSTEM_FILES = re.compile(r"\.DS_Store\Z|\._|.*\.msf\Z")
 # Hidden folders that hold no mail (version control, file system bookkeeping): one skip each.
 _NOT_MAIL_FOLDERS = {".git": "a Git repository's data", ".svn": "a Subversion working copy's data",
                      ".hg": "a Mercurial repository's data", ".bzr": "a Bazaar repository's data",

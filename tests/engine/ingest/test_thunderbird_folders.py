@@ -97,3 +97,14 @@ def test_folder_filter_and_reimport(tmp_path):
         assert _in(s, "tb/Local Folders/Trash") == ["trash1@x", "trash2@x"]
         assert s.store.con.execute("SELECT folder FROM messages WHERE doc_id = 'trash1@x'").fetchone()[0] \
             == "tb/Local Folders/Trash"
+
+
+def test_msf_summaries_are_passed_over(tmp_path):
+    """Thunderbird's '<folder>.msf' summaries are its own bookkeeping, not mail: passed over
+    without a skip (a real profile had one 'first line is not a header' skip per folder)."""
+    tb = _thunderbird(tmp_path)
+    (tb / "Local Folders" / "Inbox.msf").write_bytes(b"// <!-- <mdb:mork:z v=\"1.4\"/> -->\n")
+    assert not [i for i in iter_source(tb) if i.location.endswith(".msf")]
+    with Session.create(tmp_path / "p") as s:
+        rep = s.ingest([tb], workers=0)
+    assert (rep.ingested, rep.skipped) == (7, [])
