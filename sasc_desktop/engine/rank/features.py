@@ -336,7 +336,7 @@ class DocumentTermCache:
             self._clear()
             return
         changed = con.execute(
-            "SELECT m.doc_id FROM copies c JOIN messages m ON m.id = c.message WHERE c.id > ? "
+            "SELECT m.doc_id FROM copies c JOIN messages m ON m.id = c.message WHERE c.id > ? AND c.kept = 1 "
             "UNION SELECT doc_id FROM messages WHERE id > ?", (old[1], old[0])).fetchall()
         if len(changed) >= len(self._docs):
             self._clear()

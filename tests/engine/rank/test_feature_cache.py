@@ -194,6 +194,25 @@ def test_ingest_mid_session_new_and_replaced_documents(demo_copy, tmp_path):
         assert cache.documents(s.store.con, [other_doc], terms)[0][other_doc] is kept[other_doc]
 
 
+def test_duplicate_copies_keep_cached_documents(tmp_path):
+    """A copy that changes no text (the same mail imported again from another folder: kept = 0)
+    leaves the cached documents as they are (only a kept copy replaces a message's text)."""
+    mail = _mail(tmp_path, "inbox", {f"m{i}.eml": _eml(f"m{i}@x.org", f"budget {i}", f"budget quokka {i}",
+                                                       "ann@x.org", "bob@y.org", "\\Ann\\Inbox")
+                                     for i in range(3)})
+    again = tmp_path / "again"
+    shutil.copytree(mail, again)
+    with Session.create(tmp_path / "p") as s:
+        s.ingest([mail], workers=0)
+        cache, terms = term_cache(s), FeatureExtractor(s).terms
+        ids = [f"m{i}@x.org" for i in range(3)]
+        before = cache.documents(s.store.con, ids, terms)[0]
+        rep = s.ingest([again], workers=0)
+        assert (rep.ingested, rep.duplicates) == (0, 3)
+        now = cache.documents(s.store.con, ids, terms)[0]
+        assert all(now[d] is before[d] for d in ids)
+
+
 # ----------------------------------------------------------------------------- the kernels, brute force
 _TOKS = st.lists(st.integers(0, 5), max_size=12)
 
