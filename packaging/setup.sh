@@ -67,7 +67,12 @@ fi
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   echo "setup: installing Debian packages: ${missing[*]}"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # (a failed `a && b` does not stop a set -e script: a failed apt went on to the venv)
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+    echo "setup: could not install the Debian packages; install them and run this again:" \
+         "sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
 fi
 
 # A venv is usable only with pip and Python >= 3.11: one a failed `-m venv` left (bin/python,

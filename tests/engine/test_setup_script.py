@@ -356,3 +356,17 @@ def test_the_desktop_entry_template_names_the_command_and_the_icon():
     assert lines[0] == "[Desktop Entry]"
     assert "Exec=sasc-desktop" in lines and "Icon=sasc-desktop" in lines  # what setup.sh replaces and installs
     assert (ROOT / "resources" / "icons" / "sasc-desktop.svg").is_file()
+
+
+def test_a_failed_apt_stops_the_install_with_the_command_to_run(sandbox):
+    """apt-get failing (no network, no sudo rights) went on to the venv: `a && b` failing does
+    not stop a set -e script."""
+    _script(sandbox["tmp"] / "fakebin" / "dpkg-query",
+            '#!/bin/sh\nfor p; do :; done\n[ "$p" = python3-venv ] && exit 1\nprintf "install ok installed"\n')
+    r = setup_sh(sandbox, PYTHON=str(fake_python(sandbox)))
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == ["setup: installing Debian packages: python3-venv"]
+    assert r.stderr.splitlines()[-1] == ("setup: could not install the Debian packages; install them and run this "
+                                         "again: sudo apt-get install python3-venv")
+    assert [c.split()[0] for c in calls(sandbox) if not c.startswith("python")] in (["apt-get"], ["sudo"])
+    assert not sandbox["venv"].exists()
