@@ -390,6 +390,9 @@ def write_letor(path: PathLike, rows: Iterable[LetorRow]) -> None:
                 raise bad(f"feature {fid_int} must be a finite number, got {_shown_text(repr(v))}") from None
             if not math.isfinite(value):
                 raise bad(f"feature {fid_int} must be finite, got {value!r}")
+            if isinstance(v, (int, np.integer)) and int(value) != v:   # beyond 2**53: read back as another number
+                raise bad(f"feature {fid_int} is {_shown_text(repr(v))}, which has no exact double-precision form "
+                          f"(read back it would be {value!r}); give it as a float")
             feats.append(f"{fid_int}:{value!r}")
         line = f"{rel} qid:{r.qid}" + (" " + " ".join(feats) if feats else "")
         if r.docid is not None:

@@ -178,6 +178,19 @@ def test_letor_arrays_refuses_feature_id_0_instead_of_filling_the_last_column():
         letor_arrays([LetorRow(0, "1", ((0, 1.0), (3, 2.0)))])
 
 
+def test_write_letor_refuses_an_integer_value_with_no_exact_float(tmp_path):
+    """2**53 + 1 is read back as 2**53 (double precision): refused, not written as another number;
+    2**53 itself and the same value given as a float are written and read back equal."""
+    p = tmp_path / "l.txt"
+    with pytest.raises(EvalFileError, match=r"feature 1 is 9007199254740993, which has no exact double-precision "
+                                            r"form \(read back it would be 9007199254740992\.0\); give it as a float"):
+        write_letor(p, [LetorRow(1, "q", ((1, 2 ** 53 + 1),))])
+    assert not p.exists()
+    for v in (2 ** 53, np.int64(2 ** 53), float(2 ** 53 + 1)):
+        write_letor(p, [LetorRow(1, "q", ((1, v),))])
+        assert read_letor(p)[0].features == ((1, 9007199254740992.0),)
+
+
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=6)
 ANY_NUMBER = st.one_of(st.integers(-12, 120), st.floats(), st.integers(-10 ** 20, 10 ** 20),
                        st.sampled_from([np.int64(3), np.float64(2.0), np.float32(0.1), True]))
