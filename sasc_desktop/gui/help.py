@@ -1,8 +1,11 @@
-"""The shortcuts help panel (F1) and the list of shortcuts it shows."""
+"""The shortcuts help panel (F1) and the list of shortcuts it shows; the query syntax window."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QDockWidget, QLabel
+from typing import Optional
+
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QScrollArea,
+                               QVBoxLayout)
 
 PANEL_WIDTH = 320  # px: the panel shows beside the results and the message without pushing them out
 
@@ -50,3 +53,70 @@ class ShortcutsPanel(QDockWidget):
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(label)
+
+
+# The query syntax window's text width, in average character widths of its font (about 720 px in
+# a 9-point font): its table's two columns then read without cramped wrapping. A screen
+# narrower than that gets a narrower window.
+SYNTAX_TEXT_CHARS = 110
+# Room kept free around a window sized to fit the screen: its title bar and frame, which are not
+# known before the window manager has shown it, and a little space.
+FRAME_ROOM = QSize(40, 70)
+
+
+class SyntaxHelpDialog(QDialog):
+    """The query syntax (Help ▸ Query syntax, the "?" beside the query box): a non-modal window,
+    one however often it is asked for, as wide as its table reads well and as tall as its text,
+    so that all of it shows; only a screen too small for that gets a scroll bar. The text can be
+    selected, to copy an example into the query box."""
+
+    def __init__(self, text: str, parent=None):
+        super().__init__(parent)
+        self.setObjectName("syntaxHelp")
+        self.setWindowTitle("Query syntax")
+        self.setModal(False)
+        self.label = QLabel(text)
+        self.label.setObjectName("syntaxHelpText")
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setWordWrap(True)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                           | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.scroll = QScrollArea()
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(buttons)
+        self.buttons = buttons
+
+    def fit(self, screen: Optional[QRect] = None) -> QSize:
+        """Resize to show the whole text within ``screen`` (the available geometry of the
+        screen the window is on, by default), less FRAME_ROOM; returns the size."""
+        if screen is None:
+            where = self.screen() or QApplication.primaryScreen()
+            screen = where.availableGeometry()
+        margins = self.layout().contentsMargins()
+        sides = margins.left() + margins.right()
+        room = QSize(screen.width() - FRAME_ROOM.width(), screen.height() - FRAME_ROOM.height())
+        text_width = min(self.label.fontMetrics().averageCharWidth() * SYNTAX_TEXT_CHARS, room.width() - sides)
+        text_height = self.label.heightForWidth(text_width)
+        height = (margins.top() + text_height + self.layout().spacing() + self.buttons.sizeHint().height()
+                  + margins.bottom())
+        if height > room.height():  # it scrolls: room for the scroll bar beside the text
+            text_width = min(text_width + self.scroll.verticalScrollBar().sizeHint().width(), room.width() - sides)
+        size = QSize(text_width + sides, min(height, room.height()))
+        self.resize(size)
+        return size
+
+    def show_help(self) -> None:
+        """Show the window (sized to its screen when first shown) and bring it to the front."""
+        if not self.isVisible():
+            self.fit()
+        self.show()
+        self.raise_()
+        self.activateWindow()

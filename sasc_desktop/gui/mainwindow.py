@@ -22,7 +22,7 @@ from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
 from .document import DocumentView, current_persona, load_document, no_personas_message
 from .errors import in_gui, show_error
-from .help import PANEL_WIDTH, ShortcutsPanel
+from .help import PANEL_WIDTH, ShortcutsPanel, SyntaxHelpDialog
 from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
@@ -146,6 +146,7 @@ class MainWindow(QMainWindow):
         self.import_dialog: Optional[ImportDialog] = None
         self.prefs_dialog: Optional[PreferencesDialog] = None
         self.quality_dialog: Optional[QualityDialog] = None
+        self._syntax_box: Optional[SyntaxHelpDialog] = None
         self._doc_seq = 0
         self._importing = False
         self._loading = 0              # projects being opened: no training starts meanwhile
@@ -647,16 +648,13 @@ class MainWindow(QMainWindow):
         return self._on_project(lambda session: load_document(session, doc_id, terms), done, failed,
                                 label=f"Opening the message {doc_id}")
 
-    def show_syntax_help(self) -> None:
-        box = QMessageBox(self)
-        box.setObjectName("syntaxHelp")
-        box.setWindowTitle("Query syntax")
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(SYNTAX_HELP)
-        box.setStandardButtons(QMessageBox.StandardButton.Close)
-        box.setWindowModality(Qt.WindowModality.NonModal)
-        box.show()
-        self._syntax_box = box
+    def show_syntax_help(self) -> SyntaxHelpDialog:
+        """The query syntax window: non-modal (a query can be typed while it is open), one window
+        however often it is asked for."""
+        if self._syntax_box is None:
+            self._syntax_box = SyntaxHelpDialog(SYNTAX_HELP, self)
+        self._syntax_box.show_help()
+        return self._syntax_box
 
     def toggle_shortcuts(self) -> None:
         """F1: the shortcuts panel (320 px) at the right; it takes its room from the message

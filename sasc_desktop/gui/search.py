@@ -36,24 +36,27 @@ def sort_words(column: int, order: Qt.SortOrder) -> str:
            RANK: ("best first", "worst first")}.get(column, ("lowest first", "highest first"))
     return f"sorted by {COLUMNS[column]}, {how[0] if up else how[1]}"
 
+# What the engine's query parser does (index/search_index.py); every example in the table is checked
+# to parse on a real project (tests/gui/test_search_panel.py). The examples' column is padded, and
+# the examples of words searched as phrases do not wrap at their dashes and slashes.
 SYNTAX_HELP = """<h3>Query syntax</h3>
 <table cellspacing="4">
-<tr><td><code>budget meeting</code></td><td>any of the words (OR is the default); messages with more of
-them usually rank first</td></tr>
-<tr><td><code>budget AND meeting</code></td><td>both words</td></tr>
-<tr><td><code>budget OR forecast</code></td><td>either word (the same as a space)</td></tr>
-<tr><td><code>budget NOT draft</code></td><td>leave out messages with <i>draft</i></td></tr>
-<tr><td><code>"board meeting"</code></td><td>the exact phrase</td></tr>
-<tr><td><code>budg*</code></td><td>words starting with <i>budg</i></td></tr>
-<tr><td><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code></td></tr>
-<tr><td><code>from:fossum</code>, <code>to:enron.com</code></td><td>sender / recipients: a name, address or domain</td></tr>
-<tr><td><code>date:2001-05</code>, <code>date:[2001-01 to 2001-03]</code></td><td>a month, or a date range</td></tr>
-<tr><td><code>budget from:fossum date:2001</code></td><td><code>from:</code>, <code>to:</code> and <code>date:</code>
-beside words narrow them: <i>budget</i>, only from fossum, only in 2001</td></tr>
-<tr><td><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
+<tr><td style="padding-right:12px"><code>budget meeting</code></td><td>any of the words (OR is the default); messages with more of them usually rank first</td></tr>
+<tr><td style="padding-right:12px"><code>budget AND meeting</code></td><td>both words</td></tr>
+<tr><td style="padding-right:12px"><code>budget OR forecast</code></td><td>either word (the same as a space)</td></tr>
+<tr><td style="padding-right:12px"><code>budget NOT draft</code>, <code>budget -draft</code></td><td>leave out messages with <i>draft</i></td></tr>
+<tr><td style="padding-right:12px"><code>"board meeting"</code></td><td>the exact phrase; a word with dots, dashes or slashes (<i style="white-space:nowrap">year-end</i>, <i style="white-space:nowrap">kean@enron.com</i>, <i style="white-space:nowrap">11/22/99</i>) is searched the same way</td></tr>
+<tr><td style="padding-right:12px"><code>budg*</code>, <code>bud?et</code></td><td>words starting with <i>budg</i>; any one letter</td></tr>
+<tr><td style="padding-right:12px"><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code></td></tr>
+<tr><td style="padding-right:12px"><code>from:fossum</code>, <code>to:enron.com</code></td><td>sender / recipients: a name, address or domain</td></tr>
+<tr><td style="padding-right:12px"><code>date:2001-05</code>, <code>date:[2001-01 to 2001-03]</code></td><td>a month, or a date range</td></tr>
+<tr><td style="padding-right:12px"><code>date:&gt;2001-03</code>, <code>date:&lt;2002</code></td><td>after March 2001 (from April on); before 2002 (up to the end of 2001); <code>&gt;=</code> and <code>&lt;=</code> include the date named</td></tr>
+<tr><td style="padding-right:12px"><code>budget from:fossum date:2001</code></td><td>filters narrow the search, with or without words: <i>budget</i>, only from fossum, only in 2001</td></tr>
+<tr><td style="padding-right:12px"><code>from:fossum from:mann</code></td><td>filters on the same field: either one</td></tr>
+<tr><td style="padding-right:12px"><code>from:fossum OR date:2001</code></td><td>an OR you type is kept: from fossum, or in 2001</td></tr>
+<tr><td style="padding-right:12px"><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
 </table>
-<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Matching words are highlighted
-in the message. Field weights are set in Preferences.</p>"""
+<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Matching words are highlighted in the message (not those a NOT leaves out). Dates are the message's own date, as its sender's clock showed it. Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused. Field weights are set in Preferences.</p>"""
 
 
 def classifier_probabilities(session, persona: Optional[str], doc_ids: list[str]):
