@@ -22,7 +22,8 @@ from whoosh.system import pack_uint
 # Bump when the schema or analysis changes: the index is then rebuilt from the store.
 #   2: pre-analysed fields (PreText); very long texts indexed up to INDEX_MAX_CHARS; id stored only.
 #   3: date terms pre-computed too (PreDate).
-INDEX_VERSION = 3
+#   4: dates on the sender's clock (the day the message says), not in UTC.
+INDEX_VERSION = 4
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
 DEFAULT_FIELD_WEIGHTS = {"subject": 2.0, "body": 1.0, "attachments": 0.7}

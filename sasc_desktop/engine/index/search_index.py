@@ -60,8 +60,8 @@ def analyse_row(row) -> dict:
 
 def _row_date(row) -> list | None:
     """The date items of a row: its 'date' (ISO 8601 with the sender's offset: the sender's clock)
-    where the row has one, else its 'ts' (UTC). (The importer passes 'ts' alone for now: see
-    schema.date_items.)"""
+    where the row has one, else its 'ts' (UTC). The importer and repair_index pass the stored
+    'date', so a fresh import and a rebuilt index agree."""
     return date_items(row["date"] if "date" in row.keys() else row["ts"])
 
 

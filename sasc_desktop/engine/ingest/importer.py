@@ -73,7 +73,7 @@ def _prepare_one(item: tuple[str, str, bytes]):
                                     m.from_addr, m.recipient_addrs)
     except Exception as exc:  # pragma: no cover - analysis of decoded text does not fail
         return SkippedMessage(m.location, f"could not be indexed ({exc.__class__.__name__}: {exc})")
-    analysed["date"] = date_items(m.timestamp)
+    analysed["date"] = date_items(m.date)   # (the sender's clock: the day the message says)
     raw = message_bytes(item[2])  # (the bytes hashed: no From line, byte order mark or blank lines first)
     edges = [(kind, addrs) for kind, header in (("to", m.to), ("cc", m.cc), ("bcc", m.bcc))
              if header and (addrs := addresses(header))] if m.from_addr else []
@@ -423,7 +423,7 @@ class Importer:
         report.skipped.extend(skipped)
         for row_id, doc_id, thread_id, m, analysed, replace in to_index:
             fields = document_fields({"doc_id": doc_id, "id": row_id, "thread_id": thread_id,
-                                      "folder": m.folder, "ts": m.timestamp}, analysed)
+                                      "folder": m.folder, "date": m.date, "ts": m.timestamp}, analysed)
             (writer.update_document if replace else writer.add_document)(**fields)
         self._writer_rows.update(t[0] for t in to_index)
         return [t[0] for t in to_index]
@@ -707,7 +707,7 @@ def fix_threads(store: Store) -> int:
     return changed
 
 
-_ROW_KEYS = ("subject", "body", "attachment_text", "sender", "recipients", "cc", "bcc", "from_addr", "recipient_addrs", "ts")
+_ROW_KEYS = ("subject", "body", "attachment_text", "sender", "recipients", "cc", "bcc", "from_addr", "recipient_addrs", "date", "ts")
 
 
 def _analyse_rows(rows: list[dict]) -> list[dict]:
