@@ -12,7 +12,8 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QToolButton
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from ..engine.classify import DEFAULT_KIND
 from ..engine.errors import Cancelled, ProjectError, SascError
@@ -27,7 +28,7 @@ from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
 from .search import SYNTAX_HELP, SearchPanel, run_search
-from .widgets import ElidedLabel
+from .widgets import ElidedLabel, NoticeBar
 from .worker import Task, Worker
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -37,9 +38,10 @@ TRAIN_KIND = DEFAULT_KIND  # the kind `sasc classify train` fits by default: log
 
 
 def project_info(session: Session) -> dict[str, Any]:
-    """Worker-thread: what the status bar and dialogs show about a project."""
+    """Worker-thread: what the status bar and dialogs show about a project; ``notes``: what
+    opening it did that its user should know (Session.notes: its search index rebuilt)."""
     return {"root": str(session.root), "stats": session.stats(), "settings": session.settings(),
-            "personas": list_personas(session.store)}
+            "personas": list_personas(session.store), "notes": list(session.notes)}
 
 
 def sample_query(session: Session) -> Optional[str]:
@@ -167,7 +169,15 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.doc_view)
         self.splitter.setStretchFactor(0, 5)
         self.splitter.setStretchFactor(1, 4)
-        self.setCentralWidget(self.splitter)
+        # Above the results and the message: a note on what opening the project did (NoticeBar).
+        self.notice_bar = NoticeBar()
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)  # the panes as they were; the bar spans the window
+        column.setSpacing(0)
+        column.addWidget(self.notice_bar)
+        column.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
         self.search_panel.search_requested.connect(self.search)
         self.search_panel.open_requested.connect(self.open_document)
         self.search_panel.help_requested.connect(self.show_syntax_help)
@@ -423,7 +433,17 @@ class MainWindow(QMainWindow):
         self._update_quality_persona()
         if info.get("personas") and self._preload is None:
             self._preload = preload_classifier()
-        self.flash(f"Opened {info['root']}", 5000)
+        # What opening it did that the user should know (the search index rebuilt): in the bar
+        # above the results until dismissed or another project is opened; a project without
+        # notes hides the last one's.
+        notes = info.get("notes") or []
+        for note in notes:
+            log.warning("opening %s: %s", info["root"], note)
+        self.notice_bar.show_notes(notes)
+        if notes:
+            self.flash(f"Opened {info['root']}, with a note (above the results)", 10000)
+        else:
+            self.flash(f"Opened {info['root']}", 5000)
         self.project_loaded.emit(info)
         self.focus_query()
 

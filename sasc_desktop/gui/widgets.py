@@ -1,9 +1,11 @@
 """Small widgets shared by the windows."""
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QLabel, QStyle, QStyleOption
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QStyle, QStyleOption, QToolButton
 
 
 def elide_parts(text: str, fits, sep: str = "   ·   ", mark: str = " …") -> str:
@@ -80,3 +82,58 @@ class ElidedLabel(QLabel):
         rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
         self.style().drawItemText(painter, rect, int(self.alignment()) | int(Qt.AlignmentFlag.AlignVCenter),
                                   self.palette(), self.isEnabled(), self.shown_text(), self.foregroundRole())
+
+
+class NoticeBar(QFrame):
+    """A quiet information bar above the results (as a browser's or an editor's): what opening a
+    project did that its user should know (its search index rebuilt). It stays until it is
+    dismissed or another project is opened, and never blocks anything; its text can be selected
+    (a path to copy). It never widens the window: a long line wraps."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("noticeBar")
+        self.setStyleSheet("QFrame#noticeBar { background:#e9f1fb; border:none; border-bottom:1px solid #b9cde6; }"
+                           " QFrame#noticeBar QLabel { background:transparent; border:none; }")
+        self.icon = QLabel()
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        self.icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation).pixmap(size, size))
+        self.icon.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.text = QLabel()
+        self.text.setObjectName("noticeText")
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setWordWrap(True)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        policy = self.text.sizePolicy()
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)   # wraps to the width it is given
+        policy.setHeightForWidth(True)
+        self.text.setSizePolicy(policy)
+        self.close_button = QToolButton()
+        self.close_button.setObjectName("noticeClose")
+        self.close_button.setText("✕")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip("Hide this note")
+        self.close_button.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.notes: list[str] = []
+        self.hide()
+
+    def show_notes(self, notes: list[str]) -> None:
+        """Show ``notes`` (sentences, without the first capital letter or the final stop, as the
+        engine writes them), one to a line; none: hide the bar."""
+        self.notes = list(notes)
+        self.text.setText("<br>".join(html.escape(sentence(n)) for n in self.notes))
+        self.setVisible(bool(self.notes))
+
+    def plain_text(self) -> str:
+        return "\n".join(sentence(n) for n in self.notes)
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a final stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
