@@ -179,6 +179,7 @@ class SearchPanel(QWidget):
         self._fitting = False
         self._sens_available = False
         self.narrow_level = 0
+        self._fixed_state: Optional[tuple] = None   # (level, fixed columns shown) last sized
         header.sectionResized.connect(self._section_resized)
         self.table.viewport().installEventFilter(self)
         header.setToolTip("Click Date, From or Subject to sort all the results by it, Score or Sensitivity to sort "
@@ -285,12 +286,18 @@ class SearchPanel(QWidget):
         self._fitting = True
         try:
             widths = self._fixed_widths(level)
-            if (level, SCORE in widths) != (self.narrow_level, not self.table.isColumnHidden(SCORE)):
+            # The fixed columns are sized when the level or the set of them shown changes (not on
+            # every resize, which would undo a width set by hand): Sensitivity, left out while
+            # there is no model, is sized when it is shown, at a level that may be unchanged.
+            state = (level, tuple(sorted(widths)))
+            if state != self._fixed_state:
+                self._fixed_state = state
                 self.narrow_level = level
                 self.model.set_compact(date_only=level >= 1, short_titles=level >= 2)
                 self.table.setColumnHidden(SCORE, SCORE not in widths)
                 for col, w in widths.items():
-                    header.resizeSection(col, w)
+                    if header.sectionSize(col) != w:
+                        header.resizeSection(col, w)
             if not self._from_set_by_hand:
                 shown = max(FROM_MIN, min(FROM_MAX, rest * 2 // 5))
                 if rest - shown < SUBJECT_MIN:

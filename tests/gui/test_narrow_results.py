@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.models import COLUMNS, DATE, FROM, RANK, SCORE, SENS, SUBJECT
 
-from gui_support import open_project, pump, search
+from gui_support import open_project, pump, search, wait_idle, wait_until
 from test_train_action import build
 
 SHOTS = Path("/tmp/s7/gui_fix")
@@ -63,3 +63,44 @@ def test_subject_and_from_stay_in_view_in_a_narrow_window(qtbot, window, tmp_pat
     date = model.index(0, DATE).data()
     assert len(date) == 10 and date in model.index(0, DATE).data(Qt.ItemDataRole.ToolTipRole)   # the whole of it in the tooltip
     assert table.isColumnHidden(SCORE) and model.headerData(SENS, Qt.Orientation.Horizontal) == "Sens."
+
+
+def _sens_fits(panel) -> None:
+    table, header = panel.table, panel.table.horizontalHeader()
+    shown = {COLUMNS[c]: _visible(table, c) for c in range(len(COLUMNS))}
+    assert panel.model.headerData(SENS, Qt.Orientation.Horizontal) == "Sens."
+    assert header.sectionSize(SENS) == panel._narrow[SENS], shown      # ~65 px, not the 94 px of "Sensitivity"
+    assert shown["Subject"] >= LEAST_SUBJECT, shown
+    assert shown["From"] >= LEAST_FROM, shown
+
+
+def test_sensitivity_narrowed_when_the_window_is_narrow_before_the_first_search(qtbot, window, tmp_path):
+    # The app started in a 800 x 600 window: the level is already "Sens." before Sensitivity is
+    # shown; the first search with a model showed it at its full width (Subject 91 px).
+    window.resize(800, 600)
+    pump(150)
+    open_project(qtbot, window, _trained(tmp_path))
+    assert window.search_panel.table.isColumnHidden(SENS)
+    search(qtbot, window, "topic")
+    pump(150)
+    assert not window.search_panel.table.isColumnHidden(SENS)
+    _sens_fits(window.search_panel)
+
+
+def test_sensitivity_narrowed_when_a_persona_is_chosen_in_a_narrow_window(qtbot, window, tmp_path):
+    from sasc_desktop.engine.classify import train
+    root = build(tmp_path, active=None)["root"]
+    with Session.open(root) as s:
+        train(s, "holly-palmer")
+    open_project(qtbot, window, root)
+    search(qtbot, window, "topic")
+    panel = window.search_panel
+    assert panel.table.isColumnHidden(SENS)          # no persona: no Sensitivity
+    window.resize(800, 600)
+    pump(150)
+    assert panel.narrow_level == 3
+    window.save_preferences({"active_persona": "holly-palmer"})
+    wait_until(lambda: not panel.table.isColumnHidden(SENS), 60, "the Sensitivity column")
+    wait_idle(qtbot, window)
+    pump(150)
+    _sens_fits(panel)
