@@ -160,28 +160,40 @@ def _index_problem(store: Store, paths: ProjectPaths) -> tuple[Optional[SearchIn
 def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIndex:
     """The project's search index, rebuilt from the store when it is of another version,
     damaged, missing or out of step with the store (a note in ``notes`` says why, but for a new
-    version). A rebuild holds the project's import lock (never done under a running import);
-    while another process holds it, an index that cannot be opened is waited for (INDEX_WAIT
-    seconds, then ProjectBusyError), one that opens is used as it is. Marked for indexing
-    only: the caller's repair_index indexes the messages. Read-only: a ProjectError saying how
-    to rebuild it."""
+    version). The index is checked first without the project's import lock (the check's reads
+    are safe during another process's import or rebuild: :func:`_index_problem`), so opening a
+    healthy project never takes it (an import or 'sasc reindex' started meanwhile in another
+    process is not refused as busy). Only when a rebuild seems needed is the lock taken and the
+    index checked again under it (another process may have rebuilt it meanwhile). A rebuild
+    holds the lock (never done under a running import); while another process holds it, an
+    index that cannot be opened is waited for (INDEX_WAIT seconds, then ProjectBusyError), one
+    that opens is used as it is. Marked for indexing only: the caller's repair_index indexes the
+    messages. Read-only: a ProjectError saying how to rebuild it."""
     if store.read_only:
         return _open_read_only_index(store, paths)
     deadline = time.monotonic() + INDEX_WAIT
     while True:
+        index, problem = _index_problem(store, paths)
+        if problem is None:
+            return index
         try:
             lock, busy = take_import_lock(SimpleNamespace(path=paths.index)), False
         except ProjectBusyError:
             lock, busy = None, True
         try:
-            index, problem = _index_problem(store, paths)
-            if problem is None:
-                return index
-            if index is not None and (busy or (lock is None and not _lost(store, index))):
-                # Out of step while another process imports: its import (or the next open) sees to it.
-                # (No locks on this file system: only an index that lost everything is rebuilt.)
-                return index
-            if not busy:
+            if busy:
+                if index is not None:
+                    # Out of step while another process imports: its import (or the next open) sees to it.
+                    return index
+            else:
+                if index is not None:
+                    index.close()
+                index, problem = _index_problem(store, paths)   # again, under the lock
+                if problem is None:
+                    return index
+                if index is not None and lock is None and not _lost(store, index):
+                    # (No locks on this file system: only an index that lost everything is rebuilt.)
+                    return index
                 if index is not None:
                     index.close()
                 # Every message is marked for indexing first (one transaction: nothing is lost

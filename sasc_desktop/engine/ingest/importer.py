@@ -727,6 +727,11 @@ def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] 
     settle_interrupted_sources(store, index)
     if import_lock_held:
         return _repair_index(store, index, progress, workers)
+    if not store.con.execute("SELECT 1 FROM messages WHERE indexed = 0 LIMIT 1").fetchone():
+        # Nothing to repair (read without the lock, as settle_interrupted_sources reads): opening
+        # a whole project never takes the import lock, so an import started meanwhile in another
+        # process is not refused as busy.
+        return 0
     fd, held = try_lock_file(Path(index.path) / IMPORT_LOCK)
     if held:
         return 0
