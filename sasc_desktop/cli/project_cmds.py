@@ -49,7 +49,8 @@ def register(sub) -> None:
                        epilog=QUERY_SYNTAX, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir", type=Path)
     p.add_argument("query", help="what to search for (see the query syntax below)")
-    p.add_argument("--limit", type=int, default=10, help="matches to list (default 10; a huge one lists all)")
+    p.add_argument("--limit", type=int, default=10, help="matches to list (default 10; a huge one lists all; with --protect, of the query's first "
+                        "--depth matches, the ones a protected search ranks)")
     p.add_argument("--offset", type=int, default=0, help="matches to skip first (default 0)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--protect", metavar="APPROACH", default=None,
@@ -147,7 +148,7 @@ def print_ingest_summary(report) -> None:
 
 
 PROTECT_ONLY = (("persona", "--persona"), ("cutoff", "--cutoff"), ("show_withheld", "--show-withheld"),
-                ("retrain", "--retrain"))
+                ("retrain", "--retrain"), ("depth", "--depth"))
 
 
 def cmd_search(args) -> int:

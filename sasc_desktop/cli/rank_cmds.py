@@ -71,6 +71,9 @@ def register(sub) -> None:
                             help="with --protect, for the archivist: also say how many candidates a person judged "
                                  "sensitive were withheld (left out by default: for a narrow query it tells a "
                                  "searcher that sensitive mail on it exists)")
+        search.add_argument("--depth", type=_int_at_least(1), default=None, metavar="N",
+                            help="with --protect: how many of the query's first matches are ranked (default 500); "
+                                 "the list is made of those, so a deeper one reaches more and takes longer")
 
 
 def cmd_experiment(args) -> int:
@@ -124,9 +127,10 @@ def cmd_protected_search(args) -> int:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     show_withheld = bool(getattr(args, "show_withheld", False))
     with Session.open(args.dir) as s:
+        depth = {} if getattr(args, "depth", None) is None else {"depth": args.depth}
         result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
                                     cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld,
-                                    retrain_stale=bool(getattr(args, "retrain", False)))
+                                    retrain_stale=bool(getattr(args, "retrain", False)), **depth)
     if result.get("note"):   # (notes on stderr, with --json too: stdout stays the JSON)
         print(f"note: {result['note']}", file=sys.stderr)
     elif not result.get("model_up_to_date", True):
@@ -134,6 +138,9 @@ def cmd_protected_search(args) -> int:
               f"withheld all the same); --retrain, or sasc protect train {args.dir} --persona {args.persona}"
               f"{'' if args.protect == 'joint' else ' --approach ' + args.protect}, brings it up to date",
               file=sys.stderr)
+    if result.get("beyond_depth") and len(result["hits"]) < args.limit:   # the list ended on this page
+        print(f"note: a protected search ranks the query's first {result['depth']} matches and it has more; "
+              "narrow the query (words, from:, date:), or give a larger --depth, to reach the others", file=sys.stderr)
     if args.json:
         print_json(result)
         return 0

@@ -484,16 +484,18 @@ class Session:
     # --- search and protect ---
     def protected_search(self, query: str, persona: str, approach: str = "joint", k: int = 10,
                          cutoff: str = "fixed", offset: int = 0, show_withheld: bool = False,
-                         retrain_stale: bool = False) -> dict[str, Any]:
+                         retrain_stale: bool = False, depth: Optional[int] = None) -> dict[str, Any]:
         """The searcher's list and the held-back uncertain documents (engine/protect); the counts
         of candidates and of documents withheld as judged sensitive only with ``show_withheld``
         (for the archivist: a searcher could learn from them that such documents exist).
         ``retrain_stale``: retrain a ranker that learned from older judgments first (else it is
-        used as it is and the result says ``model_up_to_date`` False)."""
-        from .protect.search import protected_search
+        used as it is and the result says ``model_up_to_date`` False). ``depth``: how many of the
+        query's first matches are ranked (default protect.search.SEARCH_DEPTH)."""
+        from .protect.search import SEARCH_DEPTH, protected_search
         k, offset = _count(k, "k", 1), _count(offset, "offset", 0)
+        depth = SEARCH_DEPTH if depth is None else _count(depth, "depth", 1)
         return protected_search(self, query, persona, approach=approach, k=k, cutoff=cutoff, offset=offset,
-                                show_withheld=show_withheld, retrain_stale=retrain_stale)
+                                show_withheld=show_withheld, retrain_stale=retrain_stale, depth=depth)
 
     def train_protection(self, persona: str, approach: str = "joint", progress: Optional[Progress] = None,
                          **options: Any) -> dict[str, Any]:

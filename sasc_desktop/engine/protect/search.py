@@ -425,10 +425,13 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     ``static`` and ``threshold`` need a ranker trained with a validation fold (at least
     MIN_VALIDATION_TOPICS judged topics): without one they are an InputError.
 
-    ``show_withheld``: also return ``candidates`` and ``withheld_judged_sensitive`` (how many
-    candidates a person judged sensitive were withheld). Those are the archivist's figures: for
-    a narrow query they tell that sensitive mail on it exists, so a searcher's view (``sasc
-    search --protect`` without ``--show-withheld``) leaves them out."""
+    ``beyond_depth``: the query matches more than the ``depth`` ranked, so the list ends before
+    its matches do (narrowing the query reaches the others).
+
+    ``show_withheld``: also return ``candidates``, ``matches`` (all the query matches) and
+    ``withheld_judged_sensitive`` (how many candidates a person judged sensitive were withheld).
+    Those are the archivist's figures: for a narrow query they tell that sensitive mail on it
+    exists, so a searcher's view (``sasc search --protect`` without ``--show-withheld``) leaves them out."""
     from ..index.schema import DEFAULT_FIELD_WEIGHTS
     from ..rank.features import CachedFeatureExtractor, positive_terms, sensitivity_features
     if approach not in PROTECT_APPROACHES:
@@ -460,7 +463,7 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     learned = (_learned_cutoff(payload, cutoff, read_only=session.store.read_only)
                if cutoff in ("static", "threshold") else None)
     model = None if payload is None else payload.get("model")
-    cands, q = _candidates(session, query, depth, weights, equal_weights=model is not None)
+    cands, q, n_matches = _candidates(session, query, depth, weights, equal_weights=model is not None)
     dids = [d for d, _ in cands]
     prob = _probabilities(session, persona, dids)
     if not dids:
@@ -500,14 +503,16 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
                 "subject": r.get("subject", ""), "sender": r.get("sender", ""), "date": r.get("date")}
 
     result = {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
-              "offset": offset, "depth": depth, "ranker": (payload or {}).get("ranker", "bm25"), "trained": trained,
+              "offset": offset, "depth": depth, "beyond_depth": n_matches > depth,
+              "ranker": (payload or {}).get("ranker", "bm25"), "trained": trained,
               "model_up_to_date": up_to_date,
               "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],
               "held_back": [hit(i + 1, d) for i, d in enumerate(held)]}
     if read_only_note:
         result["note"] = read_only_note
     if show_withheld:
-        result.update(candidates=len(dids), withheld_judged_sensitive=sum(1 for d in dids if d in never))
+        result.update(candidates=len(dids), matches=n_matches,
+                      withheld_judged_sensitive=sum(1 for d in dids if d in never))
     result["ms"] = (time.perf_counter() - t0) * 1000.0
     return result
 
@@ -520,16 +525,17 @@ def _check_persona(session, persona: str) -> None:
 
 
 def _candidates(session, query: str, depth: int, weights: dict,
-                equal_weights: bool) -> tuple[list[tuple[str, float]], object]:
+                equal_weights: bool) -> tuple[list[tuple[str, float]], object, int]:
     """The first ``depth`` documents the query matches, as plain search matches them (its
     syntax: NOT, -word, field:term, phrases, filters; the project's searched fields), with
     their scores, and the parsed query. ``equal_weights``: scored by BM25F with the searched
     fields weighted alike, as the candidates the rankers were trained on (and their
     whoosh_bm25f feature); else with the project's field weights, plain search's own order.
-    A document the index holds but the store does not is left out (plain search never shows one)."""
+    A document the index holds but the store does not is left out (plain search never shows one).
+    Also how many documents the query matches in all (the depth may cut them)."""
     if equal_weights:
         weights = {f: (1.0 if float(w) > 0 else 0.0) for f, w in weights.items()}
-    hits, _total, _ms, q = session.index.search(query, limit=depth, weights=weights)
+    hits, total, _ms, q = session.index.search(query, limit=depth, weights=weights)
     stored: set[int] = set()
     ids = [h[0] for h in hits]
     for chunk in _chunks(ids):
@@ -539,7 +545,7 @@ def _candidates(session, query: str, depth: int, weights: dict,
     for row_id, doc_id, score in hits:
         if row_id in stored and doc_id not in out:
             out[doc_id] = float(score)
-    return list(out.items()), q
+    return list(out.items()), q, int(total)
 
 
 def _learned_cutoff(payload: Optional[dict], cutoff: str, read_only: bool = False):

@@ -136,3 +136,31 @@ def test_depth_must_be_positive(demo200):
     with Session.open(demo200) as s:
         with pytest.raises(InputError, match="depth"):
             protected_search(s, BROAD, PERSONA, approach="relevance", depth=0)
+
+
+def test_a_list_cut_by_the_depth_says_so(demo200, capsys):
+    """A query matching more than the depth: ``beyond_depth`` (and, for the archivist, how many
+    it matches in all) and, when the list ends on the page asked for, a note on stderr naming
+    --depth; a larger --depth reaches the others. A query within the depth says nothing."""
+    with Session.open(demo200) as s:
+        _first, total = _matches(s, BROAD, 23)
+        res = protected_search(s, BROAD, PERSONA, approach="relevance", k=WHOLE, depth=23, show_withheld=True)
+        assert res["beyond_depth"] is True and res["matches"] == total and res["candidates"] == 23
+        whole = protected_search(s, BROAD, PERSONA, approach="relevance", k=WHOLE, depth=total)
+        assert whole["beyond_depth"] is False and len(_ids(whole)) > len(_ids(res))
+        assert "matches" not in protected_search(s, BROAD, PERSONA, approach="relevance", k=5, depth=23)
+    base = ["search", str(demo200), BROAD, "--protect", "relevance", "--persona", PERSONA]
+
+    def cli(*extra):
+        capsys.readouterr()
+        assert sasc(base + list(extra)) == 0
+        return capsys.readouterr()
+
+    note = ("note: a protected search ranks the query's first 23 matches and it has more; narrow the query "
+            "(words, from:, date:), or give a larger --depth, to reach the others\n")
+    assert cli("--depth", "23", "--limit", "1000").err == note                 # the list ended on this page
+    assert cli("--depth", "23", "--limit", "3").err == ""                     # a full page: nothing to say yet
+    assert cli("--depth", str(total), "--limit", "1000").err == ""            # every match ranked
+    with pytest.raises(SystemExit) as exc:                                    # (a usage error, exit 2)
+        sasc(["search", str(demo200), BROAD, "--depth", "5"])
+    assert exc.value.code == 2 and "--depth needs --protect APPROACH" in capsys.readouterr().err
