@@ -518,7 +518,7 @@ class SearchIndex:
                 raise QueryError(f"cannot understand the query {original!r}: {dates['']} is not a date{why}; "
                                  f"{DATE_HINT}") from exc
             raise QueryError(f"cannot understand the query {original!r}: {exc}") from exc
-        q = _phrases_without_positions(q, schema)
+        q = _bare_thread_ids(_phrases_without_positions(q, schema))
         q = _fixed_and_not(_filters_restrict(q).normalize())
         problem = _query_problem(q, dates)
         if problem:
@@ -742,6 +742,15 @@ class _Parser(QueryParser):
         return super().multitoken_query(spec, texts, fieldname, termclass, boost)
 
 
+def _without_angle_brackets(text: str) -> str:
+    """A thread id as the index keeps it: '<id@example.com>' (a Message-ID as its header writes
+    it) is 'id@example.com'; anything else as it is."""
+    stripped = text.strip()
+    if len(stripped) > 2 and stripped[0] == "<" and stripped[-1] == ">":
+        return stripped[1:-1].strip()
+    return text
+
+
 MAX_EXPANSIONS = 1000  # indexed terms a query's prefixes and wildcards are highlighted by
 
 
@@ -943,6 +952,25 @@ def _phrases_without_positions(q, schema):
         return _rebuild(q, [_phrases_without_positions(k, schema) for k in q.children()])
     if isinstance(q, wq.WrappingQuery):  # (e.g. ConstantScoreQuery)
         return q.__class__(_phrases_without_positions(q.child, schema))
+    return q
+
+
+def _bare_thread_ids(q):
+    """A thread id is searched with or without the angle brackets of a Message-ID header:
+    thread:<id@example.com> (quoted or not, in a group or not) is thread:id@example.com, as
+    the index keeps it (with them it found nothing)."""
+    if isinstance(q, wq.Term):
+        if q.fieldname == "thread" and isinstance(q.text, str):
+            bare = _without_angle_brackets(q.text)
+            if bare != q.text:
+                return wq.Term("thread", bare, boost=q.boost)
+        return q
+    if isinstance(q, wq.Not):
+        return wq.Not(_bare_thread_ids(q.query), boost=q.boost)
+    if isinstance(q, wq.CompoundQuery):
+        return _rebuild(q, [_bare_thread_ids(k) for k in q.children()])
+    if isinstance(q, wq.WrappingQuery):  # (e.g. ConstantScoreQuery)
+        return q.__class__(_bare_thread_ids(q.child))
     return q
 
 
