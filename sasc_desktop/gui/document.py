@@ -10,9 +10,9 @@ import shlex
 from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSizePolicy,
-                               QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QTextDocument
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu, QPushButton,
+                               QSizePolicy, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
 from .evidence import CUE, PAGE_CHARS, PII, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
@@ -44,8 +44,9 @@ class SafeBrowser(QTextBrowser):
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)|([^<]+)")
 _TEXT_UNIT = re.compile(r"&#?\w+;|.", re.S)   # an entity is one character
 # Characters in a run without a space before a break may go in: past any e-mail address or path
-# one would copy (a zero-width space is copied with the text). A run wider than the label is
-# broken where the label's width ends as well (see breakable_html's ``advance``).
+# one would copy (HeaderLabel copies its text without the zero-width spaces all the same). A run
+# wider than the label is broken where the label's width ends as well (see breakable_html's
+# ``advance``).
 BREAK_EVERY = 60
 
 
@@ -142,6 +143,53 @@ class HeaderLabel(QLabel):
             self._width = width
             self.setText(self._broken(width))
         super().resizeEvent(event)
+
+    # Copying: the breaks are the label's, not the text's. QLabel's own Copy put the zero-width
+    # spaces on the clipboard (a URL in the subject pasted broken), so the label copies itself:
+    # Ctrl+C, its context menu's Copy, and (X11) the selection a middle click pastes.
+    def copied_text(self) -> str:
+        """The selected text as it is copied: without the zero-width spaces (the copy of a URL
+        or an address is the URL or address), a line break as a newline."""
+        return (self.selectedText().replace("\u200b", "").replace("\u2029", "\n")
+                .replace("\u2028", "\n").replace("\u00a0", " "))
+
+    def copy(self) -> None:
+        if self.hasSelectedText():
+            QGuiApplication.clipboard().setText(self.copied_text())
+
+    def select_all(self) -> None:
+        doc = QTextDocument()
+        doc.setHtml(self.text())
+        self.setSelection(0, doc.characterCount() - 1)
+
+    def keyPressEvent(self, event):  # noqa: N802 (Qt name)
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def mouseReleaseEvent(self, event):  # noqa: N802 (Qt name)
+        super().mouseReleaseEvent(event)
+        clipboard = QGuiApplication.clipboard()
+        if clipboard.supportsSelection() and self.hasSelectedText():
+            clipboard.setText(self.copied_text(), QClipboard.Mode.Selection)
+
+    def context_menu(self) -> QMenu:
+        """The label's context menu (in place of QLabel's): Copy, Select All."""
+        menu = QMenu(self)
+        copy = menu.addAction("&Copy", self.copy)
+        copy.setShortcut(QKeySequence.StandardKey.Copy)
+        copy.setEnabled(self.hasSelectedText())
+        select = menu.addAction("Select All", self.select_all)
+        select.setShortcut(QKeySequence.StandardKey.SelectAll)
+        return menu
+
+    def contextMenuEvent(self, event):  # noqa: N802 (Qt name)
+        menu = self.context_menu()
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(event.globalPos())
+        event.accept()
 
 
 def _no_wider_than_given(label: QLabel) -> None:
