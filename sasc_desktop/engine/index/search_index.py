@@ -1019,7 +1019,9 @@ def _filters_restrict(q):
     (date:>X, date:<Y, with or without =) is a filter of its own, so date:>2001-03 date:<2001-06
     is the time between. A NOT beside them leaves its matches out: AndNot(..., x). What the user
     joined with OR or AND is kept as typed (budget OR from:ann: either), but for a NOT beside
-    it (a OR NOT b: AndNot(a, b)). Applied to every group of the tree, innermost first; the
+    it (a OR NOT b: AndNot(a, b)). A group of NOTs alone (NOT a NOT b, -a -b, NOT a OR NOT b)
+    is the messages matching none of them: Not(Or([a, b])) (it was Or of the NOTs, every
+    message matching any one's complement). Applied to every group of the tree, innermost first; the
     result is built of plain wq.Or, And and AndNot (the fast scorer reads plain Or)."""
     if isinstance(q, wq.Not):
         return wq.Not(_filters_restrict(q.query), boost=q.boost)
@@ -1036,8 +1038,10 @@ def _filters_restrict(q):
         return _rebuild(q, kids) if kids else wq.NullQuery
     nots = [k.query for k in kids if isinstance(k, wq.Not)]
     rest = [k for k in kids if not isinstance(k, wq.Not)]
-    if not rest:   # (only NOTs: everything without them)
-        return wq.Or(kids, boost=q.boost) if kids else wq.NullQuery
+    if not rest:   # (only NOTs: every message matching none of them, as with AND between them)
+        if not nots:
+            return wq.NullQuery
+        return kids[0] if len(kids) == 1 else wq.Not(wq.Or(nots), boost=q.boost)
     if isinstance(q, _ImplicitOr):
         words = [k for k in rest if not _is_filter(k)]
         groups: dict = {}
