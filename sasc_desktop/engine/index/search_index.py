@@ -790,7 +790,7 @@ def expansions(reader, patterns, limit: int = MAX_EXPANSIONS) -> set[str]:
 
 _FIELD_AT = re.compile(r"([A-Za-z_]+):")
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(]))([A-Za-z_]+):$")
-_DATE_VALUE = re.compile(r"\bdate:(\[[^\]]*\]|[<>]=?\S+|\S+)")
+_DATE_VALUE = re.compile(r"\bdate:(\[[^\]]*\]|[<>]=?[^\s()]+|[^\s()]+)")   # (a value ends at a bracket: (power date:<2001-06))
 _ISO = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
 _BINARY_OPERATORS = ("AND", "OR", "ANDNOT", "ANDMAYBE")
 DATE_HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-01 to 2001-06], "

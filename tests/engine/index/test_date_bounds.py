@@ -85,3 +85,23 @@ def test_no_date_beyond_the_last(project):
     with pytest.raises(QueryError, match="no date comes after '9999'"):
         project.search("date:>9999")
     assert found(project, "date:>=9999") == []
+
+
+@pytest.mark.parametrize("op", [">", ">=", "<", "<=", ""])
+@pytest.mark.parametrize("value", ["2001", "2001-05", "2001-03-05"])
+def test_a_date_right_before_a_closing_bracket(project, op, value):
+    """A date: value ends at a bracket: '(power date:<2001-06)' is '(power date:<2001-06 )' (it
+    took the ')' in: 'cannot understand the query ...: 200106)')."""
+    if op:
+        dates = expected(op, value)
+    else:
+        first, last = span(value)
+        dates = sorted(doc_id(w) for w in MOMENTS if first <= w <= last)
+    budget = {doc_id(w) for w in MOMENTS if w.second}
+    for query, ids in ((f"(date:{op}{value})", dates),
+                       (f"(budget date:{op}{value})", [d for d in dates if d in budget]),
+                       (f"text (date:{op}{value})", dates),
+                       (f"(lunch OR budget) AND (text date:{op}{value})", dates),
+                       (f"((budget) date:{op}{value})", [d for d in dates if d in budget])):
+        assert found(project, query) == ids, query
+        assert found(project, query.replace(")", " )")) == ids, query
