@@ -501,7 +501,7 @@ class SearchIndex:
             raise QueryError("the query is empty")
         schema = self.schema
         searchable = sorted(set(schema.names()) - {"id", "doc_id"})
-        text = _check_syntax(text, searchable)   # (field names lower-cased)
+        text = _check_syntax(_quoted_urls(text), searchable, original)   # (field names lower-cased)
         text, dates = _normalise_dates(text, original)
         try:
             # (normalised after the filters are placed: Whoosh's normalising merges an OR's
@@ -799,16 +799,32 @@ _EXAMPLE = {"from": "fossum", "to": "enron.com", "date": "2001-03", "thread": "<
             "folder": "inbox"}
 
 
-def _check_syntax(text: str, fields: list[str]) -> str:
+# a web or mail address typed without quotes: http://..., https://..., ftp://..., mailto:x@y (up to
+# a space, a quote or a bracket), where a word may start (after a space, "(", a field's ":" or "-")
+_URL = re.compile(r'(?<![^\s(:-])(?:(?:https?|ftp)://|mailto:(?=[^\s"()]*@))[^\s"()]+', re.I)
+
+
+def _quoted_urls(text: str) -> str:
+    """``text`` with each web or mail address outside quotes quoted, a phrase as when typed
+    quoted: http://www.latimes.com/news/x.html is "http://www.latimes.com/news/x.html" (the
+    query failed "unknown field 'http'"). Quoted text, and a quote not closed (left for
+    :func:`_check_syntax` to report), as it is."""
+    pieces = re.split(r'("[^"]*"?)', text)   # (odd pieces: quoted)
+    return "".join(p if k % 2 else _URL.sub(lambda m: f'"{m.group(0)}"', p) for k, p in enumerate(pieces))
+
+
+def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str:
     """The query's mistakes Whoosh would pass over silently (searching for a field's name, or
     dropping a bracket or a quote), as a QueryError quoting the query and saying how to write it:
     a quote or a bracket not closed, a ")" without its "(", a field name followed by nothing, a
     field Whoosh does not know, AND/OR/NOT with nothing on one side. Returns the text with field
     names lower-cased (From:ann is from:ann) and a "-" before a word made NOT (budget -draft is
     budget NOT draft; Whoosh searched for draft too; e-mail and 2001-03 are words). Quoted text is
-    a phrase, never checked."""
+    a phrase, never checked. Messages quote ``shown`` (the query as typed), if given, else ``text``."""
+    shown = text if shown is None else shown
+
     def fail(problem: str) -> QueryError:
-        return QueryError(f"cannot understand the query {text!r}: {problem}")
+        return QueryError(f"cannot understand the query {shown!r}: {problem}")
 
     out: list[str] = []
     opened: list[tuple[int, str]] = []   # (position of "(", the field before it or "")
@@ -849,8 +865,10 @@ def _check_syntax(text: str, fields: list[str]) -> str:
                     i = m.end()
                     continue
                 if rest and not rest.isspace():
-                    raise QueryError(f"unknown field {name!r} in the query {text!r}; fields are: "
-                                     + ", ".join(fields))
+                    url = (" (to search for a web address, put it in quotes: \"http://www.example.com/page\")"
+                           if name.lower() in ("http", "https", "ftp", "mailto") else "")
+                    raise QueryError(f"unknown field {name!r} in the query {shown!r}; fields are: "
+                                     + ", ".join(fields) + url)
         out.append(c)
         i += 1
     if quote >= 0:

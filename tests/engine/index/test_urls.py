@@ -1,0 +1,72 @@
+"""A web or mail address typed without quotes (http://, https://, ftp://, mailto:x@y) is searched
+as the phrase it is when quoted: it failed "unknown field 'http'". Quoted text is left as it is;
+what is still read as an unknown http:/mailto: field says to quote a web address. A real
+project, real mail, a real Whoosh index."""
+from __future__ import annotations
+
+import pytest
+from mailfactory import ingested_project
+
+from sasc_desktop.engine.errors import QueryError
+
+LATIMES = "http://www.latimes.com/news/state/20000229/t000019596.html"
+LATIMES_OTHER = "http://www.latimes.com/news/state/20000301/t000020001.html"
+MAILS = [
+    dict(message_id="<la@x>", subject="Power story", body=f"See {LATIMES} for the power story."),
+    dict(message_id="<la2@x>", subject="Another story", body=f"And {LATIMES_OTHER} too, on gas."),
+    dict(message_id="<words@x>", subject="Power news", body="www latimes com news state html power"),
+    dict(message_id="<s@x>", subject="Secure", body="Log in at https://secure.example.org/login?user=ann&x=1 now."),
+    dict(message_id="<f@x>", subject="Files", body="The files are at ftp://ftp.example.org/pub/data.zip today."),
+    dict(message_id="<m@x>", subject="Write", body="Write to mailto:ann.lee@corp.com please."),
+    dict(message_id="<none@x>", subject="Nothing", body="power and gas, no address here"),
+]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    s = ingested_project(tmp_path_factory.mktemp("urls"), MAILS)
+    yield s
+    s.close()
+
+
+def found(session, query) -> set[str]:
+    r = session.search(query, limit=100)
+    assert r.total == len(r.hits)
+    return {h.doc_id for h in r.hits}
+
+
+@pytest.mark.parametrize("url, doc", [
+    (LATIMES, "la@x"), (LATIMES_OTHER, "la2@x"), ("https://secure.example.org/login?user=ann&x=1", "s@x"),
+    ("ftp://ftp.example.org/pub/data.zip", "f@x"), ("mailto:ann.lee@corp.com", "m@x"),
+    ("HTTP://" + LATIMES[len("http://"):], "la@x")])
+def test_a_bare_address_finds_what_the_quoted_one_does(project, url, doc):
+    assert found(project, f'"{url}"') == {doc}
+    assert found(project, url) == {doc}
+
+
+@pytest.mark.parametrize("query, ids", [
+    (f"({LATIMES})", {"la@x"}),
+    (f"body:{LATIMES}", {"la@x"}),
+    (f"power {LATIMES}", {"la@x", "words@x", "none@x"}),
+    (f"power NOT {LATIMES}", {"words@x", "none@x"}),
+    (f"power -{LATIMES}", {"words@x", "none@x"}),
+    (f"{LATIMES} OR {LATIMES_OTHER}", {"la@x", "la2@x"}),
+    (f"({LATIMES} OR {LATIMES_OTHER}) AND gas", {"la2@x"}),
+    (f'"see {LATIMES}"', {"la@x"}),                      # inside quotes: as typed
+])
+def test_an_address_beside_the_rest_of_a_query(project, query, ids):
+    assert found(project, query) == ids
+
+
+@pytest.mark.parametrize("query", ["mailto:ann", "http://", "http:/www.latimes.com"])
+def test_what_is_not_an_address_says_to_quote_one(project, query):
+    with pytest.raises(QueryError) as e:
+        project.search(query)
+    assert "unknown field" in str(e.value) and "put it in quotes" in str(e.value)
+    assert repr(query) in str(e.value)
+
+
+def test_errors_quote_the_query_as_typed(project):
+    with pytest.raises(QueryError) as e:
+        project.search(f"{LATIMES} (budget")
+    assert f"the query '{LATIMES} (budget'" in str(e.value)
