@@ -133,6 +133,24 @@ def field_features(TF: np.ndarray, qtf: np.ndarray, dl: np.ndarray, stats: Colle
     return out
 
 
+def _feature_matrix(title_terms: Sequence[str], titledesc_terms: Sequence[str], form_blocks,
+                    whoosh_scores: Optional[Sequence[float]], D: int) -> np.ndarray:
+    """[D, F]: ``form_blocks(unique terms, their query counts)`` (one block per field) for the
+    title form, then the title+description form (computed once when both have the same terms),
+    then the Whoosh scores (zeros when not given)."""
+    blocks = []
+    done: dict[tuple, list[np.ndarray]] = {}   # the same query terms give the same blocks
+    for qterms in (list(title_terms), list(titledesc_terms)):
+        counts = Counter(qterms)
+        key = tuple(counts.items())
+        if key not in done:
+            uniq = list(counts)
+            done[key] = form_blocks(uniq, np.array([counts[t] for t in uniq], float))
+        blocks.extend(done[key])
+    ws = np.zeros((D, 1)) if whoosh_scores is None else np.asarray(whoosh_scores, float).reshape(D, 1)
+    return np.hstack(blocks + [ws])
+
+
 class FeatureExtractor:
     """Candidates and features for queries against one project (session)."""
 
@@ -225,17 +243,9 @@ class FeatureExtractor:
         terms of a parsed search query (:func:`positive_terms`), passed as both forms."""
         self._load(doc_ids)
         D = len(doc_ids)
-        blocks = []
-        done: dict[tuple, list[np.ndarray]] = {}   # the same query terms give the same blocks
-        for qterms in (list(title_terms), list(titledesc_terms)):
-            counts = Counter(qterms)
-            uniq = list(counts)
-            key = tuple(counts.items())
-            if key in done:
-                blocks.extend(done[key])
-                continue
-            qtf = np.array([counts[t] for t in uniq], float)
-            form_blocks = []
+
+        def form_blocks(uniq: list[str], qtf: np.ndarray) -> list[np.ndarray]:
+            out = []
             for field in FIELDS:
                 TF = np.zeros((D, len(uniq)))
                 dl = np.zeros(D)
@@ -252,11 +262,10 @@ class FeatureExtractor:
                         span[i] = min_span(toks, uniq)
                     elif nz:
                         span[i] = 1
-                form_blocks.append(field_features(TF, qtf, dl, self._stats(field, uniq), span))
-            done[key] = form_blocks
-            blocks.extend(form_blocks)
-        ws = np.zeros((D, 1)) if whoosh_scores is None else np.asarray(whoosh_scores, float).reshape(D, 1)
-        return np.hstack(blocks + [ws])
+                out.append(field_features(TF, qtf, dl, self._stats(field, uniq), span))
+            return out
+
+        return _feature_matrix(title_terms, titledesc_terms, form_blocks, whoosh_scores, D)
 
     def metadata(self, doc_ids: Sequence[str]) -> np.ndarray:
         self._load(doc_ids)
@@ -526,27 +535,17 @@ class CachedFeatureExtractor(FeatureExtractor):
         allids = np.concatenate([r.ids for r in recs]) if D else np.zeros(0, np.int32)
         ends = np.array([r.ends for r in recs], np.int64).reshape(D, 3)
         dls = {"subject": ends[:, 0], "body": ends[:, 2] - ends[:, 1], "attachments": lens - ends[:, 2], "all": lens}
-        blocks = []
-        done: dict[tuple, list[np.ndarray]] = {}   # the same query terms give the same blocks
-        for qterms in (list(title_terms), list(titledesc_terms)):
-            counts = Counter(qterms)
-            uniq = list(counts)
-            key = tuple(counts.items())
-            if key in done:
-                blocks.extend(done[key])
-                continue
-            Q = len(uniq)
-            qtf = np.array([counts[t] for t in uniq], float)
-            get = self._vocab.get
+        get = self._vocab.get
+
+        def form_blocks(uniq: list[str], qtf: np.ndarray) -> list[np.ndarray]:
             hits = query_hits([get(t, -1) for t in uniq], allids, starts, ends)
-            form_blocks = []
+            out = []
             for field in FIELDS:
-                TF, span = field_counts(field, hits, D, Q)
-                form_blocks.append(field_features(TF, qtf, dls[field], self._stats(field, uniq), span))
-            done[key] = form_blocks
-            blocks.extend(form_blocks)
-        ws = np.zeros((D, 1)) if whoosh_scores is None else np.asarray(whoosh_scores, float).reshape(D, 1)
-        return np.hstack(blocks + [ws])
+                TF, span = field_counts(field, hits, D, len(uniq))
+                out.append(field_features(TF, qtf, dls[field], self._stats(field, uniq), span))
+            return out
+
+        return _feature_matrix(title_terms, titledesc_terms, form_blocks, whoosh_scores, D)
 
     def metadata(self, doc_ids: Sequence[str]) -> np.ndarray:
         self._load(doc_ids)
