@@ -50,7 +50,7 @@ def test_highlighted_spans(project):
 
 
 def test_expansions_bounded_to_the_first_in_term_order(project):
-    from sasc_desktop.engine.index.search_index import MAX_EXPANSIONS
+    from sasc_desktop.engine.index.query import MAX_EXPANSIONS
     assert MAX_EXPANSIONS == 1000
     terms = project.search("zqa*").terms
     assert terms == tuple(f"zqa{n:04d}" for n in range(1000))
