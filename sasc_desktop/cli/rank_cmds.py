@@ -138,7 +138,7 @@ def cmd_protected_search(args) -> int:
               f"withheld all the same); --retrain, or sasc protect train {args.dir} --persona {args.persona}"
               f"{'' if args.protect == 'joint' else ' --approach ' + args.protect}, brings it up to date",
               file=sys.stderr)
-    if result.get("beyond_depth") and len(result["hits"]) < args.limit:   # the list ended on this page
+    if result.get("beyond_depth") and result.get("list_ends"):   # the list ended on this page (or before)
         print(f"note: a protected search ranks the query's first {result['depth']} matches and it has more; "
               "narrow the query (words, from:, date:), or give a larger --depth, to reach the others", file=sys.stderr)
     if args.json:
@@ -147,7 +147,8 @@ def cmd_protected_search(args) -> int:
     print(f"{len(result['hits'])} shown, {len(result['held_back'])} held back for review "
           f"({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
     if show_withheld:
-        print(f"withheld as judged sensitive: {result['withheld_judged_sensitive']} of {result['candidates']} candidates")
+        print(f"withheld as judged sensitive: {result['withheld_judged_sensitive']} of {result['candidates']} candidates "
+              f"(the query matches {result['matches']})")
     for h in result["hits"]:
         print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {(h['date'] or '')[:10]:10}  "
               f"{h['sender'][:26]:26}  {h['subject'][:56]}")

@@ -426,7 +426,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     MIN_VALIDATION_TOPICS judged topics): without one they are an InputError.
 
     ``beyond_depth``: the query matches more than the ``depth`` ranked, so the list ends before
-    its matches do (narrowing the query reaches the others).
+    its matches do (narrowing the query reaches the others). ``list_ends``: no page after this
+    one holds anything (the list, as long as its policy makes it, ends here or before).
 
     ``show_withheld``: also return ``candidates``, ``matches`` (all the query matches) and
     ``withheld_judged_sensitive`` (how many candidates a person judged sensitive were withheld).
@@ -480,16 +481,19 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     order = np.argsort(-scores, kind="stable")
     filtered = approach in ("prefilter", "postfilter", "joint_postfilter")
     keep = order[prob[order] < THRESHOLD] if filtered else order
-    n_show = total
+    n_show, n_all = total, len(dids)               # n_all: the length asked for when all of the list is asked
+    n_sensitive = int((prob >= THRESHOLD).sum())
     if cutoff == "dynamic":
-        n_show = dynamic_cutoff(total, int((prob >= THRESHOLD).sum()), len(dids))
+        n_show, n_all = (dynamic_cutoff(t, n_sensitive, len(dids)) for t in (total, len(dids)))
     elif cutoff == "static":
-        n_show = min(total, learned)                 # the list ends at the learned length
+        n_show, n_all = min(total, learned), learned  # the list ends at the learned length
     elif cutoff == "threshold":
         keep = keep[scores[keep] >= learned]         # only documents scoring at least the learned score
     never = judged_sensitive_among(session, persona, dids)   # every judged-sensitive candidate
-    shown = finalize([dids[i] for i in keep], n_show, never, offset)
-    shown_set = set(finalize([dids[i] for i in keep], n_show, never))     # this page and the ones before it
+    kept_ids = [dids[i] for i in keep]
+    shown = finalize(kept_ids, n_show, never, offset)
+    shown_set = set(finalize(kept_ids, n_show, never))     # this page and the ones before it
+    list_ends = offset + len(shown) >= len(finalize(kept_ids, n_all, never))   # nothing after this page
     lookup = {d: i for i, d in enumerate(dids)}
     # held back: on this page of the unprotected list, not shown so far, and the classifier is unsure
     held = [dids[i] for i in order[offset:total] if dids[i] not in shown_set and dids[i] not in never
@@ -503,7 +507,7 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
                 "subject": r.get("subject", ""), "sender": r.get("sender", ""), "date": r.get("date")}
 
     result = {"query": query, "persona": persona, "approach": approach, "cutoff": cutoff, "k": k,
-              "offset": offset, "depth": depth, "beyond_depth": n_matches > depth,
+              "offset": offset, "depth": depth, "beyond_depth": n_matches > depth, "list_ends": list_ends,
               "ranker": (payload or {}).get("ranker", "bm25"), "trained": trained,
               "model_up_to_date": up_to_date,
               "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],

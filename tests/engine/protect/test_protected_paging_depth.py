@@ -161,6 +161,15 @@ def test_a_list_cut_by_the_depth_says_so(demo200, capsys):
     assert cli("--depth", "23", "--limit", "1000").err == note                 # the list ended on this page
     assert cli("--depth", "23", "--limit", "3").err == ""                     # a full page: nothing to say yet
     assert cli("--depth", str(total), "--limit", "1000").err == ""            # every match ranked
+    with Session.open(demo200) as s:
+        n = len(_ids(protected_search(s, BROAD, PERSONA, approach="relevance", k=WHOLE, depth=23)))
+        dyn = protected_search(s, BROAD, PERSONA, approach="relevance", k=5, cutoff="dynamic", depth=23)
+        assert len(_ids(dyn)) < 5 and dyn["list_ends"] is False      # a policy's short page: more follow
+    # a list ending exactly at a page's end says so on that page, not only on the empty one after it
+    assert cli("--depth", "23", "--limit", str(n)).err == note
+    assert cli("--depth", "23", "--limit", "1", "--offset", str(n - 1)).err == note
+    assert cli("--depth", "23", "--limit", "1", "--offset", str(n - 2)).err == ""
+    assert cli("--depth", "23", "--limit", "5", "--cutoff", "dynamic").err == ""
     with pytest.raises(SystemExit) as exc:                                    # (a usage error, exit 2)
         sasc(["search", str(demo200), BROAD, "--depth", "5"])
     assert exc.value.code == 2 and "--depth needs --protect APPROACH" in capsys.readouterr().err

@@ -48,9 +48,9 @@ def test_the_searcher_is_not_told_that_judged_sensitive_mail_exists(demo_copy, t
     # the archivist asks for them
     assert sasc(search + ["--json", "--show-withheld"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"]) == ([], 1, 1)
+    assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"], res["matches"]) == ([], 1, 1, 1)
     assert sasc(search + ["--show-withheld"]) == 0
-    assert "withheld as judged sensitive: 1 of 1 candidates" in capsys.readouterr().out.splitlines()
+    assert "withheld as judged sensitive: 1 of 1 candidates (the query matches 1)" in capsys.readouterr().out.splitlines()
 
 
 def test_the_flag_is_documented_in_search_help(capsys):
