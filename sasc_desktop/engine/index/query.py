@@ -214,17 +214,27 @@ _EXAMPLE = {"from": "fossum", "to": "enron.com", "date": "2001-03", "thread": "<
 
 
 # a web or mail address typed without quotes: http://..., https://..., ftp://..., mailto:x@y (up to
-# a space, a quote or a bracket), where a word may start (after a space, "(", a field's ":" or "-")
+# a space, a quote or a bracket), where a word may start (after a space, "(", a field's ":" or "-");
+# a date: value is not one (date:http://x is not a date: an error)
 _URL = re.compile(r'(?<![^\s(:-])(?:(?:https?|ftp)://|mailto:(?=[^\s"()]*@))[^\s"()]+', re.I)
+_DATE_WORD = re.compile(r'(?<![^\s(-])date:[^\s"()]*', re.I)
+_LITERAL = re.compile("|".join(f"(?P<{name}>{p.pattern})" for name, p in
+                               (("date", _DATE_WORD), ("url", _URL))), re.I)
+
+
+def _literal(m: re.Match) -> str:
+    if m.group("date") is not None:
+        return m.group(0)    # (a date's value is read as a date)
+    return f'"{m.group(0)}"'
 
 
 def _quoted_urls(text: str) -> str:
     """``text`` with each web or mail address outside quotes quoted, a phrase as when typed
     quoted: http://www.latimes.com/news/x.html is "http://www.latimes.com/news/x.html" (the
-    query failed "unknown field 'http'"). Quoted text, and a quote not closed (left for
-    :func:`_check_syntax` to report), as it is."""
+    query failed "unknown field 'http'"). Quoted text, a date: value (date:http://x is not
+    a date), and a quote not closed (left for :func:`_check_syntax` to report), as they are."""
     pieces = re.split(r'("[^"]*"?)', text)   # (odd pieces: quoted)
-    return "".join(p if k % 2 else _URL.sub(lambda m: f'"{m.group(0)}"', p) for k, p in enumerate(pieces))
+    return "".join(p if k % 2 else _LITERAL.sub(_literal, p) for k, p in enumerate(pieces))
 
 
 def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str:
@@ -522,8 +532,11 @@ def _query_problem(q, dates: dict[str, str] | None = None) -> str:
     """What is wrong in a parsed query (a bad date, said as the user wrote it), or ""."""
     dates = dates or {}
     for node in _walk(q):
-        if isinstance(node, wq.Term) and node.fieldname == "date" and node.text in ("", None):
-            return f"that is not a date; {DATE_HINT}"
+        if isinstance(node, wq.Term) and node.fieldname == "date":
+            if node.text in ("", None):
+                return f"that is not a date; {DATE_HINT}"
+            if isinstance(node.text, str):   # (a quoted value that is not a date: date:"foo")
+                return f"{node.text!r} is not a date; {DATE_HINT}"
         name = type(node).__name__
         if name == "ErrorQuery" or getattr(node, "error", None):
             error = str(getattr(node, "error", "syntax error"))

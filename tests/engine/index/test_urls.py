@@ -70,3 +70,23 @@ def test_errors_quote_the_query_as_typed(project):
     with pytest.raises(QueryError) as e:
         project.search(f"{LATIMES} (budget")
     assert f"the query '{LATIMES} (budget'" in str(e.value)
+
+
+# A date: value is read as a date, never as an address: date:http://x is not a date, an error (the
+# address was quoted and searched as a phrase in 'date', silently nothing); a quoted date value
+# that is not a date is an error too (date:"foo" failed as a damaged index, date:"http://x" was 0).
+@pytest.mark.parametrize("query, value", [
+    ("date:http://x", "http://x"), ("date:mailto:x@y", "mailto:x@y"), ("Date:https://x.org/a", "https://x.org/a"),
+    ("power date:http://x", "http://x"), ("(power date:ftp://x/y)", "ftp://x/y"), ("-date:http://x", "http://x"),
+    ("NOT date:mailto:x@y", "mailto:x@y"), ('date:"http://x"', "http://x"), ('date:"foo"', "foo"),
+    ('power date:"foo"', "foo"), ('date:(2001 "foo")', "foo")])
+def test_an_address_after_date_is_not_a_date(project, query, value):
+    with pytest.raises(QueryError) as e:
+        project.search(query)
+    assert f"{value!r} is not a date" in str(e.value)
+    assert repr(query) in str(e.value)
+
+
+def test_a_quoted_date_that_is_one_is_still_a_date(project):
+    assert found(project, 'date:"2001"') == found(project, "date:2001") == {m["message_id"][1:-1] for m in MAILS}
+
