@@ -214,9 +214,11 @@ _EXAMPLE = {"from": "fossum", "to": "enron.com", "date": "2001-03", "thread": "<
 
 
 # a web or mail address typed without quotes: http://..., https://..., ftp://..., mailto:x@y (up to
-# a space, a quote or a bracket), where a word may start (after a space, "(", a field's ":" or "-");
-# a date: value is not one (date:http://x is not a date: an error)
-_URL = re.compile(r'(?<![^\s(:-])(?:(?:https?|ftp)://|mailto:(?=[^\s"()]*@))[^\s"()]+', re.I)
+# a space, a quote or a bracket; a bracketed part inside it, as in .../wiki/Enron_(company), is
+# its own: a ")" with no "(" in it ends it), where a word may start (after a space, "(", a
+# field's ":" or "-"); a date: value is not one (date:http://x is not a date: an error)
+_IN_URL = r'(?:[^\s"()]|\([^\s"()]*\))'
+_URL = re.compile(r'(?<![^\s(:-])(?:(?:https?|ftp)://|mailto:(?=[^\s"()]*@))' + _IN_URL + '+', re.I)
 _DATE_WORD = re.compile(r'(?<![^\s(-])date:[^\s"()]*', re.I)
 _LITERAL = re.compile("|".join(f"(?P<{name}>{p.pattern})" for name, p in
                                (("date", _DATE_WORD), ("url", _URL))), re.I)

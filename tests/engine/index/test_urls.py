@@ -90,3 +90,32 @@ def test_an_address_after_date_is_not_a_date(project, query, value):
 def test_a_quoted_date_that_is_one_is_still_a_date(project):
     assert found(project, 'date:"2001"') == found(project, "date:2001") == {m["message_id"][1:-1] for m in MAILS}
 
+
+# An address with a bracketed part (Wikipedia's .../Enron_(company)) is one address: it stopped at
+# the "(" and the rest was a group of its own ("company": every message with that word).
+WIKI = "https://en.wikipedia.org/wiki/Enron_(company)"
+WIKI_MAILS = [
+    dict(message_id="<w@x>", subject="History", body=f"Read {WIKI} on the power trade."),
+    dict(message_id="<c@x>", subject="Company", body="The company news, on power."),
+    dict(message_id="<a@x>", subject="Address", body="Read https://x.org/a today."),
+    dict(message_id="<n@x>", subject="Nothing", body="gas only"),
+]
+
+
+@pytest.fixture(scope="module")
+def wiki(tmp_path_factory):
+    s = ingested_project(tmp_path_factory.mktemp("wiki"), WIKI_MAILS)
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize("query, ids", [
+    (WIKI, {"w@x"}), (f'"{WIKI}"', {"w@x"}), (f"({WIKI})", {"w@x"}), (f"body:{WIKI}", {"w@x"}),
+    (f"gas OR {WIKI}", {"w@x", "n@x"}), (f"(gas OR {WIKI})", {"w@x", "n@x"}),
+    (f"power NOT {WIKI}", {"c@x"}), ("https://x.org/a_(b)_(c)", set()),
+    # a ")" with no "(" in the address closes the group around it
+    ("(power https://x.org/a)", {"w@x", "c@x", "a@x"}), ('(power "https://x.org/a")', {"w@x", "c@x", "a@x"}),
+    ("(gas OR https://x.org/a) AND read", {"a@x"}), (f"(gas OR {WIKI}) AND read", {"w@x"}),
+])
+def test_a_bracketed_part_belongs_to_the_address(wiki, query, ids):
+    assert found(wiki, query) == ids
