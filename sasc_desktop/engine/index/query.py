@@ -219,21 +219,28 @@ _EXAMPLE = {"from": "fossum", "to": "enron.com", "date": "2001-03", "thread": "<
 # field's ":" or "-"); a date: value is not one (date:http://x is not a date: an error)
 _IN_URL = r'(?:[^\s"()]|\([^\s"()]*\))'
 _URL = re.compile(r'(?<![^\s(:-])(?:(?:https?|ftp)://|mailto:(?=[^\s"()]*@))' + _IN_URL + '+', re.I)
+# a thread id with a colon in it (PM200011:12:45, as SpamAssassin's Message-IDs are), bare or in
+# angle brackets (thread:<PM200011:12:45>, up to the ">"); thread:<> is thread: with nothing after it
+_THREAD = re.compile(r'(?<![^\s(-])(thread:)(<[^\s"<>]*>|[^\s"()<>]*:[^\s"()]*)', re.I)
 _DATE_WORD = re.compile(r'(?<![^\s(-])date:[^\s"()]*', re.I)
 _LITERAL = re.compile("|".join(f"(?P<{name}>{p.pattern})" for name, p in
-                               (("date", _DATE_WORD), ("url", _URL))), re.I)
+                               (("date", _DATE_WORD), ("thread", _THREAD), ("url", _URL))), re.I)
 
 
 def _literal(m: re.Match) -> str:
     if m.group("date") is not None:
         return m.group(0)    # (a date's value is read as a date)
+    if m.group("thread") is not None:
+        name, value = m.group(m.re.groupindex["thread"] + 1), m.group(m.re.groupindex["thread"] + 2)
+        return name if value == "<>" else f'{name}"{value}"'   # (thread:<>: thread: followed by nothing)
     return f'"{m.group(0)}"'
 
 
 def _quoted_urls(text: str) -> str:
     """``text`` with each web or mail address outside quotes quoted, a phrase as when typed
     quoted: http://www.latimes.com/news/x.html is "http://www.latimes.com/news/x.html" (the
-    query failed "unknown field 'http'"). Quoted text, a date: value (date:http://x is not
+    query failed "unknown field 'http'"); a thread: id with a colon in it, or in angle brackets,
+    too (thread:PM200011:12:45 found nothing). Quoted text, a date: value (date:http://x is not
     a date), and a quote not closed (left for :func:`_check_syntax` to report), as they are."""
     pieces = re.split(r'("[^"]*"?)', text)   # (odd pieces: quoted)
     return "".join(p if k % 2 else _LITERAL.sub(_literal, p) for k, p in enumerate(pieces))
