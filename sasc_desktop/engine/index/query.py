@@ -168,19 +168,24 @@ def _without_angle_brackets(text: str) -> str:
 MAX_EXPANSIONS = 1000  # indexed terms a query's prefixes and wildcards are highlighted by
 
 
-def wanted_leaves(q):
+def wanted_leaves(q, negated: bool = False):
     """The leaves of a parsed query that a match looks for: not those it leaves out (NOT x,
-    -x, the right side of ANDNOT). (rank.features.positive_terms walks the tree the same way.)"""
+    -x, the right side of ANDNOT). Each NOT (and ANDNOT's right side) turns the sense round: a
+    leaf under an even number of them is wanted (NOT (NOT power NOT gas) is power or gas).
+    (rank.features.positive_terms walks the tree the same way.)"""
     if isinstance(q, wq.Not):
+        yield from wanted_leaves(q.query, not negated)
         return
     if isinstance(q, wq.AndNot):      # AndNot(wanted, left out)
-        yield from wanted_leaves(q.a)
+        yield from wanted_leaves(q.a, negated)
+        yield from wanted_leaves(q.b, not negated)
         return
     if q.is_leaf():
-        yield q
+        if not negated:
+            yield q
         return
     for child in q.children():
-        yield from wanted_leaves(child)
+        yield from wanted_leaves(child, negated)
 
 
 def expansions(reader, patterns, limit: int = MAX_EXPANSIONS) -> set[str]:
