@@ -26,7 +26,9 @@ query syntax:
   Filters narrow the search: filters of one field are OR-ed (from:ann from:bob: either
   sender), filters of different fields AND-ed (from:ann date:2001: from Ann, in 2001), and
   words beside them must match too. An OR or AND you type is kept as typed
-  (from:ann OR date:2001: either). Dates are the message's own date, as its sender's
+  (from:ann OR date:2001: either), but a NOT in a group leaves its messages out of the
+  whole group: power OR NOT gas is power without gas, NOT power OR NOT gas is messages
+  with neither; (NOT power) OR gas is gas without power. Dates are the message's own date, as its sender's
   clock showed it (sent at 23:53 -0800 on 2001-03-18: date:2001-03-18).
   A word longer than 40 characters (a pasted hash) is not indexed: a query with one is refused.
 """

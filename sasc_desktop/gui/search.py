@@ -54,6 +54,7 @@ SYNTAX_HELP = """<h3>Query syntax</h3>
 <tr><td style="padding-right:12px"><code>budget from:fossum date:2001</code></td><td>filters narrow the search, with or without words: <i>budget</i>, only from fossum, only in 2001</td></tr>
 <tr><td style="padding-right:12px"><code>from:fossum from:mann</code></td><td>filters on the same field: either one</td></tr>
 <tr><td style="padding-right:12px"><code>from:fossum OR date:2001</code></td><td>an OR you type is kept: from fossum, or in 2001</td></tr>
+<tr><td style="padding-right:12px"><code>power OR NOT gas</code></td><td>a NOT leaves its messages out of the whole group: <i>power</i>, without <i>gas</i></td></tr>
 <tr><td style="padding-right:12px"><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
 </table>
 <p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Matching words are highlighted in the message (not those a NOT leaves out). Dates are the message's own date, as its sender's clock showed it. Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused. Field weights are set in Preferences.</p>"""

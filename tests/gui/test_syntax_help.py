@@ -52,10 +52,10 @@ def example_queries() -> list[str]:
 
 def test_every_example_in_the_help_is_a_query_the_engine_takes(project):
     queries = example_queries()
-    # (the extraction found them all: 14 rows, some with two examples, 3 phrase words, 2 bounds)
-    assert len(queries) == 24 and len(set(queries)) == 24, queries
+    # (the extraction found them all: 15 rows, some with two examples, 3 phrase words, 2 bounds)
+    assert len(queries) == 25 and len(set(queries)) == 25, queries
     for q in ("budget -draft", "bud?et", "date:>2001-03", "date:<=2002", "kean@enron.com", "11/22/99",
-              "from:fossum OR date:2001", "(gas OR power) AND contract"):
+              "from:fossum OR date:2001", "power OR NOT gas", "(gas OR power) AND contract"):
         assert q in queries
     refused = {}
     with Session.open(project) as s:
@@ -85,6 +85,7 @@ def test_the_other_rules_the_help_states_are_what_the_engine_does(project):
     assert rows["budget from:fossum date:2001"].startswith("filters narrow the search, with or without words")
     assert rows["from:fossum from:mann"] == "filters on the same field: either one"
     assert rows["from:fossum OR date:2001"] == "an OR you type is kept: from fossum, or in 2001"
+    assert rows["power OR NOT gas"] == "a NOT leaves its messages out of the whole group: power, without gas"
     text = plain(SYNTAX_HELP)
     assert "Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused" in text
     assert "(not those a NOT leaves out)" in text
@@ -94,6 +95,8 @@ def test_the_other_rules_the_help_states_are_what_the_engine_does(project):
         assert one and two and ids("from:person1 from:person2") == one | two
         assert ids("budget from:person1 date:2001") == ids("budget") & one
         assert ids("from:person1 OR date:2001-03-01") == one | ids("date:2001-03-01") != one
+        power, gas = ids("power"), ids("gas")
+        assert power - gas and power & gas and ids("power OR NOT gas") == power - gas
         assert s.search("budget " + "a" * 40, limit=1).total == len(ids("budget"))  # 40: a word like any other
         with pytest.raises(SascError, match="longer than 40 characters"):
             s.search("budget " + "a" * 41, limit=1)
