@@ -37,6 +37,7 @@ import numpy as np
 from whoosh import query as wq
 
 from ..index.fastscore import plan
+from ..index.query import wanted_leaves
 from ..index.schema import analyse_terms, text_analyzer
 
 FIELDS = ("subject", "body", "attachments", "all")
@@ -559,28 +560,16 @@ TERM_FIELDS = ("subject", "body", "attachments", "all")
 
 def positive_terms(q) -> list[str]:
     """The words a parsed search query (``SearchIndex.parse``) looks for, in order, each once:
-    the terms and phrase words of its text fields (subject, body, attachments, all). What it
-    leaves out (NOT x, -x, the right side of ANDNOT) adds no word, nor do field names
-    (subject:launch looks for launch) or the values of filters (from:, to:, date:, thread:,
-    folder:). Wildcards and ranges name no single word and add none."""
+    the terms and phrase words of its text fields (subject, body, attachments, all) among the
+    leaves it looks for (``index.query.wanted_leaves``: not what a NOT, -x or the right side of
+    ANDNOT leaves out; NOT (NOT x) looks for x). Field names (subject:launch looks for launch)
+    and the values of filters (from:, to:, date:, thread:, folder:) add no word; wildcards and
+    ranges name no single word and add none."""
     out: list[str] = []
-
-    def walk(node) -> None:
-        if isinstance(node, wq.Not):
-            return
-        if isinstance(node, wq.AndNot):          # AndNot(wanted, left out)
-            walk(node.a)
-            return
-        field = getattr(node, "fieldname", None)
-        if isinstance(node, (wq.Term, wq.Phrase)):
-            if field in TERM_FIELDS:
-                words = [node.text] if isinstance(node, wq.Term) else node.words
-                out.extend(w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in words)
-            return
-        for child in (node.children() if hasattr(node, "children") else ()):
-            walk(child)
-
-    walk(q)
+    for node in wanted_leaves(q):
+        if isinstance(node, (wq.Term, wq.Phrase)) and getattr(node, "fieldname", None) in TERM_FIELDS:
+            words = [node.text] if isinstance(node, wq.Term) else node.words
+            out.extend(w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in words)
     return list(dict.fromkeys(out))
 
 

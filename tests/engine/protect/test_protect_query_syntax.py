@@ -111,6 +111,8 @@ def test_positive_terms_of_parsed_queries(demo200):
         "budget ANDMAYBE falcon": ["budget", "falcon"],
         "(falcon AND budget) OR (meeting NOT falcon)": ["falcon", "budget", "meet"],
         "budget budget": ["budget"],
+        "NOT (NOT falcon NOT budget)": ["falcon", "budget"],      # each NOT turns the sense round
+        "meeting NOT (falcon NOT budget)": ["meet", "budget"],
     }
     with Session.open(demo200) as s:
         assert {q: positive_terms(s.index.parse(q)) for q in expected} == expected
