@@ -134,6 +134,25 @@ def field_features(TF: np.ndarray, qtf: np.ndarray, dl: np.ndarray, stats: Colle
     return out
 
 
+def _candidate_rows(con, doc_ids: Sequence[str]):
+    """(doc_id, subject, body, "sender recipients cc", attachments' text, metadata) of the
+    stored messages among ``doc_ids``, read 500 at a time; metadata is (attachments, recipients,
+    log(1 + body length), reply or forward)."""
+    for i in range(0, len(doc_ids), 500):
+        chunk = doc_ids[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = con.execute(
+            f"SELECT m.doc_id, m.subject, m.body, m.sender, m.recipients, m.cc, m.n_attachments, "
+            f"(SELECT group_concat(COALESCE(a.text, ''), ' ') FROM attachments a WHERE a.message = m.id) "
+            f"FROM messages m WHERE m.doc_id IN ({marks})", chunk).fetchall()
+        for doc_id, subject, body, sender, rcpt, cc, natt, att in rows:
+            n_rcpt = sum(1 for x in f"{rcpt},{cc}".split(",") if x.strip())
+            low = (subject or "").lower().lstrip()
+            meta = (float(natt or 0), float(n_rcpt), math.log1p(len(body or "")),
+                    1.0 if low.startswith(("re:", "fw:", "fwd:")) else 0.0)
+            yield doc_id, subject, body, f"{sender} {rcpt} {cc}", att or "", meta
+
+
 def _feature_matrix(title_terms: Sequence[str], titledesc_terms: Sequence[str], form_blocks,
                     whoosh_scores: Optional[Sequence[float]], D: int) -> np.ndarray:
     """[D, F]: ``form_blocks(unique terms, their query counts)`` (one block per field) for the
@@ -195,22 +214,11 @@ class FeatureExtractor:
 
     def _load(self, doc_ids: Sequence[str]) -> None:
         need = [d for d in doc_ids if d not in self._tokens]
-        con = self.session.store.con
-        for i in range(0, len(need), 500):
-            chunk = need[i:i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = con.execute(
-                f"SELECT m.doc_id, m.subject, m.body, m.sender, m.recipients, m.cc, m.n_attachments, "
-                f"(SELECT group_concat(COALESCE(a.text, ''), ' ') FROM attachments a WHERE a.message = m.id) "
-                f"FROM messages m WHERE m.doc_id IN ({marks})", chunk).fetchall()
-            for doc_id, subject, body, sender, rcpt, cc, natt, att in rows:
-                toks = {"subject": self.terms(subject), "body": self.terms(body), "attachments": self.terms(att or "")}
-                toks["all"] = toks["subject"] + self.terms(f"{sender} {rcpt} {cc}") + toks["body"] + toks["attachments"]
-                self._tokens[doc_id] = toks
-                n_rcpt = sum(1 for x in f"{rcpt},{cc}".split(",") if x.strip())
-                subj = (subject or "").lower().lstrip()
-                self._meta[doc_id] = (float(natt or 0), float(n_rcpt), math.log1p(len(body or "")),
-                                      1.0 if subj.startswith(("re:", "fw:", "fwd:")) else 0.0)
+        for doc_id, subject, body, head, att, meta in _candidate_rows(self.session.store.con, need):
+            toks = {"subject": self.terms(subject), "body": self.terms(body), "attachments": self.terms(att)}
+            toks["all"] = toks["subject"] + self.terms(head) + toks["body"] + toks["attachments"]
+            self._tokens[doc_id] = toks
+            self._meta[doc_id] = meta
         for d in need:  # documents missing from the store: empty
             self._tokens.setdefault(d, {f: [] for f in FIELDS})
             self._meta.setdefault(d, (0.0, 0.0, 0.0, 0.0))
@@ -385,28 +393,16 @@ class DocumentTermCache:
                     out[d] = rec
             self.reused += len(out)
             add = vocab.setdefault
-            for i in range(0, len(need), 500):
-                chunk = need[i:i + 500]
-                marks = ",".join("?" * len(chunk))
-                rows = con.execute(
-                    f"SELECT m.doc_id, m.subject, m.body, m.sender, m.recipients, m.cc, m.n_attachments, "
-                    f"(SELECT group_concat(COALESCE(a.text, ''), ' ') FROM attachments a WHERE a.message = m.id) "
-                    f"FROM messages m WHERE m.doc_id IN ({marks})", chunk).fetchall()
-                for doc_id, subject, body, sender, rcpt, cc, natt, att in rows:
-                    subj_t, head_t = terms(subject), terms(f"{sender} {rcpt} {cc}")
-                    body_t, att_t = terms(body), terms(att or "")
-                    toks = subj_t + head_t + body_t + att_t
-                    ids = np.array([add(t, len(vocab)) for t in toks], np.int32)
-                    a = len(subj_t)
-                    b = a + len(head_t)
-                    n_rcpt = sum(1 for x in f"{rcpt},{cc}".split(",") if x.strip())
-                    low = (subject or "").lower().lstrip()
-                    meta = (float(natt or 0), float(n_rcpt), math.log1p(len(body or "")),
-                            1.0 if low.startswith(("re:", "fw:", "fwd:")) else 0.0)
-                    rec = CachedDoc(ids, (a, b, b + len(body_t)), meta)
-                    docs[doc_id] = rec
-                    out[doc_id] = rec
-                    self.loaded += 1
+            for doc_id, subject, body, head, att, meta in _candidate_rows(con, need):
+                subj_t, head_t, body_t, att_t = terms(subject), terms(head), terms(body), terms(att)
+                toks = subj_t + head_t + body_t + att_t
+                ids = np.array([add(t, len(vocab)) for t in toks], np.int32)
+                a = len(subj_t)
+                b = a + len(head_t)
+                rec = CachedDoc(ids, (a, b, b + len(body_t)), meta)
+                docs[doc_id] = rec
+                out[doc_id] = rec
+                self.loaded += 1
             while len(docs) > self.max_docs:
                 docs.popitem(last=False)
             for d in need:                # documents missing from the store: empty, not kept
