@@ -7,14 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import found, ingested_project
 from oracle_corpus import SPECIAL, WORDS, has_phrase, has_word
-
-
-def found(session, query):
-    r = session.search(query, limit=1000)
-    assert r.total == len(r.hits)
-    return {h.doc_id for h in r.hits}
 
 
 SPLIT = ["steven.kean@enron.com", "year-end", "11/22/99", "22/11/99", "Energy-related", "2001-03", "kean-steven",

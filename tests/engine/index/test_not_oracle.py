@@ -6,14 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import found, ingested_project
 from oracle_corpus import WORDS, has_word, in_dates
-
-
-def found(session, query):
-    r = session.search(query, limit=1000)
-    assert r.total == len(r.hits)
-    return {h.doc_id for h in r.hits}
 
 
 def test_the_reviewers_three_messages(tmp_path):

@@ -7,15 +7,9 @@ from __future__ import annotations
 import fnmatch
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import found, ingested_project
 from oracle_corpus import SPECIAL, WORDS
 from whoosh.lang.porter import stem
-
-
-def found(session, query):
-    r = session.search(query, limit=1000)
-    assert r.total == len(r.hits)
-    return {h.doc_id for h in r.hits}
 
 
 def test_the_reviewers_case_and_its_highlighting(tmp_path):

@@ -5,7 +5,7 @@ project, real mail, a real Whoosh index."""
 from __future__ import annotations
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import found, ingested_project
 
 from sasc_desktop.engine.errors import QueryError
 
@@ -27,12 +27,6 @@ def project(tmp_path_factory):
     s = ingested_project(tmp_path_factory.mktemp("urls"), MAILS)
     yield s
     s.close()
-
-
-def found(session, query) -> set[str]:
-    r = session.search(query, limit=100)
-    assert r.total == len(r.hits)
-    return {h.doc_id for h in r.hits}
 
 
 @pytest.mark.parametrize("url, doc", [

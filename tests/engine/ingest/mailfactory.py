@@ -34,3 +34,10 @@ def ingested_project(root, mails: list[dict]):
     s = Session.create(root / "proj")
     s.ingest([src], workers=0)
     return s
+
+
+def found(session, query) -> set[str]:
+    """The doc ids a search of ``query`` finds (all of them: its total is checked to be the hits')."""
+    r = session.search(query, limit=1000)
+    assert r.total == len(r.hits)
+    return {h.doc_id for h in r.hits}
