@@ -30,6 +30,7 @@ query syntax:
   whole group: power OR NOT gas is power without gas, NOT power OR NOT gas is messages
   with neither; (NOT power) OR gas is gas without power. Dates are the message's own date, as its sender's
   clock showed it (sent at 23:53 -0800 on 2001-03-18: date:2001-03-18).
+  Case and Latin or Greek accents do not matter: cafe finds Café, from:jose finds José.
   A word longer than 40 characters (a pasted hash) is not indexed: a query with one is refused.
 """
 

@@ -57,7 +57,7 @@ SYNTAX_HELP = """<h3>Query syntax</h3>
 <tr><td style="padding-right:12px"><code>power OR NOT gas</code></td><td>a NOT leaves its messages out of the whole group: <i>power</i>, without <i>gas</i></td></tr>
 <tr><td style="padding-right:12px"><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
 </table>
-<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Matching words are highlighted in the message (not those a NOT leaves out). Dates are the message's own date, as its sender's clock showed it. Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused. Field weights are set in Preferences.</p>"""
+<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Case and accents do not matter: <i>cafe</i> finds <i>Café</i>, <i>from:jose</i> finds <i>José</i>. Matching words are highlighted in the message (not those a NOT leaves out). Dates are the message's own date, as its sender's clock showed it. Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused. Field weights are set in Preferences.</p>"""
 
 
 def classifier_probabilities(session, persona: Optional[str], doc_ids: list[str]):

@@ -89,6 +89,8 @@ def test_the_other_rules_the_help_states_are_what_the_engine_does(project):
     text = plain(SYNTAX_HELP)
     assert "Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused" in text
     assert "(not those a NOT leaves out)" in text
+    # (what tests/engine/index/test_accent_folding.py checks on a project with accented mail)
+    assert "Case and accents do not matter: cafe finds Café, from:jose finds José." in text
     with Session.open(project) as s:
         ids = lambda q: {h.doc_id for h in s.search(q, limit=1000).hits}  # noqa: E731
         one, two = ids("from:person1"), ids("from:person2")

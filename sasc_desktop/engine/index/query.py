@@ -12,7 +12,7 @@ from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.util.times import adatetime, timespan
 
 from ..errors import QueryError
-from .schema import _MAXSIZE as MAX_WORD, _TOKEN_PATTERN, SEARCH_FIELDS
+from .schema import _MAXSIZE as MAX_WORD, _TOKEN_PATTERN, SEARCH_FIELDS, fold
 
 
 STEMMED_FIELDS = frozenset(SEARCH_FIELDS + ("all",))
@@ -137,7 +137,7 @@ class _Parser(QueryParser):
         q = super().term_query(fieldname, text, termclass, boost=boost, tokenize=tokenize, removestops=removestops)
         if type(q) is not termclass or termclass not in (wq.Prefix, wq.Wildcard) or fieldname not in STEMMED_FIELDS:
             return q
-        raw, stem = text.lower(), q.text
+        raw, stem = fold(text.lower()), q.text
         if raw == stem:
             return q
         if termclass is wq.Prefix:

@@ -10,10 +10,11 @@ postings. Plain strings still work and are analysed the ordinary way.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
-from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemmingAnalyzer
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import DATETIME, ID, STORED, TEXT, Schema
 from whoosh.lang.porter import stem
@@ -23,7 +24,8 @@ from whoosh.system import pack_uint
 #   2: pre-analysed fields (PreText); very long texts indexed up to INDEX_MAX_CHARS; id stored only.
 #   3: date terms pre-computed too (PreDate).
 #   4: dates on the sender's clock (the day the message says), not in UTC.
-INDEX_VERSION = 4
+#   5: Latin and Greek accents folded in words and addresses (cafe finds café, from:jose José).
+INDEX_VERSION = 5
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
 DEFAULT_FIELD_WEIGHTS = {"subject": 2.0, "body": 1.0, "attachments": 0.7}
@@ -39,12 +41,60 @@ _TOKEN_PATTERN = r"[\w\*]+(?:\.?[\w\*]+)*"   # Whoosh's default_pattern, without
 _ADDRESS_PATTERN = r"[^\s,;<>\"'()\[\]]+"
 
 
+# Letters folded beyond what dropping accents does (a searcher types "strasse", "aeroe").
+_FOLD_LETTERS = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "þ": "th",
+                 "ı": "i", "ħ": "h", "ŧ": "t"}
+_FOLDED_CHARS: dict[str, str] = {}
+
+
+def _fold_char(c: str) -> str:
+    out = _FOLD_LETTERS.get(c)
+    if out is None and "\u0300" <= c <= "\u036f":
+        out = ""   # a combining accent on its own ("İ".lower() is "i" + U+0307)
+    if out is None:
+        base = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+        # Only Latin and Greek letters lose their marks (and ligatures such as "ﬁ" split): in
+        # Cyrillic or Japanese a mark makes another letter (й is not и, ガ is not カ).
+        out = base if base and all(ord(x) < 0x400 for x in base) else c
+    return out
+
+
+def fold(word: str) -> str:
+    """A lower-cased word with Latin and Greek accents dropped: 'café' -> 'cafe', 'müller' ->
+    'muller', 'straße' -> 'strasse'; ASCII, Cyrillic and CJK words unchanged. Index and queries
+    both fold, so either spelling finds both."""
+    if word.isascii():
+        return word
+    chars = _FOLDED_CHARS
+    out = []
+    for c in word:
+        f = chars.get(c)
+        if f is None:
+            f = chars[c] = c if c.isascii() else _fold_char(c)
+        out.append(f)
+    return "".join(out)
+
+
+class FoldFilter(Filter):
+    """Whoosh filter: each token's text through :func:`fold` (character offsets kept)."""
+
+    def __eq__(self, other):
+        return other is not None and self.__class__ is other.__class__
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = fold(t.text)
+            yield t
+
+
 def text_analyzer():
-    return StemmingAnalyzer(minsize=_MINSIZE, maxsize=_MAXSIZE)
+    """Whoosh's StemmingAnalyzer(minsize=2, maxsize=40) with accents folded after lower-casing."""
+    return (RegexTokenizer() | LowercaseFilter() | FoldFilter()
+            | StopFilter(stoplist=STOP_WORDS, minsize=_MINSIZE, maxsize=_MAXSIZE) | StemFilter(cachesize=50000))
 
 
 def address_analyzer():
-    return RegexTokenizer(_ADDRESS_PATTERN) | LowercaseFilter()
+    return RegexTokenizer(_ADDRESS_PATTERN) | LowercaseFilter() | FoldFilter()
 
 
 class PreText(TEXT):
@@ -123,14 +173,14 @@ _STEM_CACHE_MAX = 500_000
 
 
 def _stem_of(word: str):
+    word = fold(word)
     if len(word) < _MINSIZE or len(word) > _MAXSIZE or word in _STOPS:
         return None
     return stem(word)
 
 
 def analyse_terms(text: str) -> tuple[int, list[str]]:
-    """(position of the first kept token, kept stems in order) as StemmingAnalyzer(minsize=2,
-    maxsize=40) gives them: kept tokens are renumbered consecutively from the first one."""
+    """(position of the first kept token, kept stems in order) as :func:`text_analyzer` gives them: kept tokens are renumbered consecutively from the first one."""
     stems = _STEMS
     if len(stems) > _STEM_CACHE_MAX:
         stems.clear()
@@ -164,7 +214,7 @@ def frequency_items(counts: Counter) -> list[tuple]:
 
 
 def address_items(text: str) -> list[tuple]:
-    return frequency_items(Counter(w.lower() for w in _address_tokens(text)))
+    return frequency_items(Counter(fold(w.lower()) for w in _address_tokens(text)))
 
 
 def analyse_document(subject: str, body: str, attachment_text: str, sender: str, recipients: str,

@@ -90,9 +90,9 @@ def test_a_project_indexed_in_utc_is_rebuilt_on_opening(tmp_path):
         assert found(s, "date:2001-03-18") == ["early@x", "noon@x"] and found(s, "date:2001-03-19") == ["late@x"]
     finally:
         s.close()
-    assert INDEX_VERSION == 4
+    assert INDEX_VERSION >= 4
     with Session.open(tmp_path / "proj") as s:
-        assert s.notes == [] and s.store.get_meta("index_version") == "4"
+        assert s.notes == [] and s.store.get_meta("index_version") == str(INDEX_VERSION)
         assert [found(s, q) for q, _ in DAYS] == [e for _, e in DAYS]
 
 
