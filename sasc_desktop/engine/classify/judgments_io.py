@@ -131,6 +131,11 @@ def _records(data: Any, key: str, path: Path, what: str) -> list[dict[str, Any]]
         for name in _TEXT_FIELDS[what]:
             if name in d and not isinstance(d[name], str):
                 raise InputError(f"{where}: \"{name}\" must be a string, found {_json_type(d[name])}")
+        if what == "topic" and not isinstance(d["id"], int):
+            check_persona_id(ident, f"{path}: topic {number}", "topic")
+        if what == "persona" and any(unicodedata.category(ch) == "Cc" for ch in d.get("name", "")):
+            raise InputError(f"{where}: the name {d['name']!r} contains a tab, line break or other control "
+                             "character (the plain 'sasc personas' listing is one id<TAB>name line per persona)")
         record = {**d, "id": ident}
         if ident in out and out[ident] != record:
             raise InputError(f"{where} is defined twice, differently")
@@ -156,15 +161,25 @@ def read_personas(path: Path) -> list[dict[str, Any]]:
     return cards
 
 
-def check_persona_id(persona: str, where: str) -> None:
-    """A new persona's id names it on the command line (--persona) and starts each line of the
-    plain ``sasc personas`` listing (``id<TAB>name``): no space, tab, line break or other
-    control character."""
-    bad = next((ch for ch in persona if ch.isspace() or unicodedata.category(ch) == "Cc"), None)
+def check_persona_id(persona: str, where: str, what: str = "persona") -> None:
+    """A new persona's (or topic's) id names it on the command line (--persona) and starts each
+    line of the plain ``sasc personas`` listing (``id<TAB>name``) and of the judgment files: no
+    space, tab, line break or other control character; no invisible formatting character (a
+    zero-width space or byte-order mark: 'bob\\u200b' would be a second persona printed as
+    'bob'); one way to write each letter (NFC: 'zoë' typed two ways would be two personas); and
+    no '#' first (a judgment line starting with '#' is a comment: its judgments would be
+    skipped)."""
+    bad = next((ch for ch in persona if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf")), None)
     if bad is not None:
-        what = "a space" if bad == " " else f"the character U+{ord(bad):04X}"
-        raise InputError(f"{where}: the persona id {persona!r} contains {what}; a persona id cannot contain "
-                         "spaces, tabs, line breaks or other control characters")
+        which = "a space" if bad == " " else f"the character U+{ord(bad):04X}"
+        raise InputError(f"{where}: the {what} id {persona!r} contains {which}; a {what} id cannot contain "
+                         "spaces, tabs, line breaks or other control or invisible characters")
+    if persona.startswith("#"):
+        raise InputError(f"{where}: the {what} id {persona!r} starts with '#'; a {what} id cannot (a judgment line "
+                         "starting with '#' is a comment)")
+    if unicodedata.normalize("NFC", persona) != persona:
+        raise InputError(f"{where}: the {what} id {persona!r} has letters written as a letter plus a separate "
+                         "accent (Unicode NFD); save the file with composed letters (NFC)")
 
 
 def normalise_id(doc_id: str) -> str:
@@ -532,9 +547,10 @@ def read_reasons(path) -> list[tuple[str, str, str]]:
         line = data.count(b"\n", 0, at) + 1
         raise InputError(f"{path}:{line}: not UTF-8 text ({exc.reason} at byte {at} of the file)") from None
     for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or (number == 1 and line.lower().startswith("docid")):
-            continue
+        line = line.removeprefix("\ufeff")   # (files joined: each one's byte-order mark, see formats._raw_lines)
         parts = line.split("\t")
+        if not line.strip() or (number == 1 and [p.strip().casefold() for p in parts] == ["docid", "persona", "reason"]):
+            continue
         if len(parts) != 3 or not all(p.strip() for p in parts):
             raise InputError(f"{path}, line {number}: expected 'docid<TAB>persona<TAB>reason', got {line!r}")
         out.append((parts[1].strip(), parts[0].strip(), parts[2].strip()))

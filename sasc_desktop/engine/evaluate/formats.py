@@ -30,12 +30,14 @@ def _raw_lines(path: PathLike) -> Iterator[tuple[int, str]]:
     """Yield (1-based line number, line), turning I/O problems into EvalFileError.
 
     Decoded line by line, so a byte that is not UTF-8 is reported with its line and its byte
-    offset from the start of the file; a UTF-8 byte-order mark at the start is dropped."""
+    offset from the start of the file; a UTF-8 byte-order mark starting a line is dropped (not
+    only on line 1: files saved with one and joined, as Windows' ``copy a+b`` or ``type a b > c``
+    do, have one at the start of each; kept, it made a second, invisible "bob" of "\\ufeffbob")."""
     try:
         with open(path, "rb") as fh:
             offset = 0
             for number, raw in enumerate(fh, start=1):
-                skip = 3 if number == 1 and raw.startswith(b"\xef\xbb\xbf") else 0
+                skip = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
                 try:
                     line = raw[skip:].decode("utf-8")
                 except UnicodeDecodeError as exc:

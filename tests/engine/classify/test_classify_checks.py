@@ -138,14 +138,16 @@ def test_a_reasons_only_import_gives_a_new_persona_a_card_as_sensitivity_lines_d
 
 @pytest.mark.parametrize("bad, what", [("a b", "a space"), ("a\tb", "the character U+0009"),
                                        ("a\nb", "the character U+000A"), ("a\x07b", "the character U+0007"),
-                                       ("a\u00a0b", "the character U+00A0"), ("a\u2028b", "the character U+2028")])
+                                       ("a\u00a0b", "the character U+00A0"), ("a\u2028b", "the character U+2028"),
+                                       ("bob\u200b", "the character U+200B"), ("\ufeffbob", "the character U+FEFF"),
+                                       ("a\u202eb", "the character U+202E")])
 def test_a_persona_id_with_spaces_or_control_characters_is_refused(tmp_path, capsys, bad, what):
     s = _project(tmp_path, n=12)
     root = str(s.root)
     cards = tmp_path / "cards.json"
     cards.write_text(json.dumps([{"id": "ok-one", "name": "Fine"}, {"id": bad, "name": "Broken"}]))
     message = f"{cards}: persona 2: the persona id {bad!r} contains {what}; a persona id cannot contain " \
-              "spaces, tabs, line breaks or other control characters"
+              "spaces, tabs, line breaks or other control or invisible characters"
     with pytest.raises(InputError) as err:
         import_judgments(s, personas_path=cards)
     assert str(err.value) == message
@@ -155,7 +157,7 @@ def test_a_persona_id_with_spaces_or_control_characters_is_refused(tmp_path, cap
         with pytest.raises(InputError) as err:
             import_judgments(s, reasons_path=reasons)
         assert str(err.value) == f"{reasons}: the persona id {bad!r} contains {what}; a persona id cannot " \
-                                 "contain spaces, tabs, line breaks or other control characters"
+                                 "contain spaces, tabs, line breaks or other control or invisible characters"
     s.close()
     assert sasc(["judgments", "import", root, "--personas", str(cards)]) == 2
     assert capsys.readouterr().err == f"sasc: error: {message}\n"
