@@ -43,6 +43,16 @@ class Ranker:
             valid.check_finite("validation data")
         self.feature_names_ = tuple(train.feature_names)
 
+    @staticmethod
+    def _validation(valid: Optional[RankData]) -> Optional[RankData]:
+        """The validation data to pick a model with, or None when there is none to learn from:
+        no validation data, no validation topic, or no candidate row in any of them (every
+        model's lists are then the same empty lists: it tells nothing, e.g. a prefilter that
+        predicted every validation candidate sensitive)."""
+        if valid is None or not valid.n_topics or len(valid.rel) == 0:
+            return None
+        return valid
+
     def _check_predict(self, X) -> np.ndarray:
         check_finite_features(X, "features to score", getattr(self, "feature_names_", ()))
         return np.asarray(X, float)
@@ -166,7 +176,8 @@ class CoordinateAscent(Ranker):
                 results = list(ex.map(_ca_restart, jobs))
         else:
             results = [_ca_restart(j) for j in jobs]
-        if valid is not None and valid.n_topics:
+        valid = self._validation(valid)
+        if valid is not None:
             vev = Evaluator(parse_measure(self.objective), valid)
             Zv = self._norm(valid.X)
             scored = [(vev.mean(Zv @ w), tr, w) for w, tr in results]
@@ -240,7 +251,8 @@ class AdaRank(Ranker):
         perf = scale(raw)
         w = np.zeros(Z.shape[1])
         used = np.zeros(Z.shape[1], int)
-        vev = Evaluator(m, valid) if valid is not None and valid.n_topics else None
+        valid = self._validation(valid)
+        vev = Evaluator(m, valid) if valid is not None else None
         Zv = self._norm(valid.X) if vev else None
         history, best_score, best_w = [], -np.inf, w.copy()
         prev = -np.inf
@@ -320,7 +332,8 @@ class LambdaMART(Ranker):
         ev = Evaluator(m, train)
         F = np.zeros(len(train.rel))
         self.trees_ = []
-        vev = Evaluator(m, valid) if valid is not None and valid.n_topics else None
+        valid = self._validation(valid)
+        vev = Evaluator(m, valid) if valid is not None else None
         Xv = np.asarray(valid.X, float) if vev else None
         Fv = np.zeros(len(valid.rel)) if vev else None
         best, best_n, self.history_ = -np.inf, 0, []
@@ -345,6 +358,8 @@ class LambdaMART(Ranker):
 
     @staticmethod
     def _tree_predict(tree, values, X):
+        if len(X) == 0:                  # (scikit-learn refuses 0 rows)
+            return np.zeros(0)
         leaves = tree.apply(X)
         table = np.zeros(tree.tree_.node_count)
         table[list(values)] = list(values.values())
