@@ -43,10 +43,14 @@ def register(sub) -> None:
     p.add_argument("--approaches", nargs="+", default=None,
                    help="relevance prefilter postfilter demote joint joint_postfilter (default: all; a name "
                         "given twice is used once)")
-    p.add_argument("--objective", default="nCS-DCG@10(cost=12)", help="the joint approaches' objective measure")
+    p.add_argument("--objective", default="nCS-DCG@10(cost=12)",
+                   help="the joint approaches' objective measure; its k is also the relevance approaches' training "
+                        "measure's (nDCG@k) and the depth the static and threshold cutoffs are learned at; it "
+                        "does not cut the lists the --eval measures score")
     p.add_argument("--eval", dest="eval_measures", action="append", required=True, metavar="M",
                    help="evaluation measure, e.g. nCS-DCG@10(cost=12) (repeatable; the first one is the one "
-                        "printed and plotted; a measure given twice is used once)")
+                        "printed and plotted; a measure given twice is used once). Each measure scores the lists "
+                        "cut at ITS OWN k by the --cutoff policy; shown sensitive counts the documents in them")
     p.add_argument("--classifier", choices=["learned", "oracle"], default="learned")
     p.add_argument("--folds", type=_int_at_least(3, " (a test, a validation and at least one training fold)"),
                    default=5, help="rotating folds of the topics, at least 3 (default 5)")
@@ -55,7 +59,11 @@ def register(sub) -> None:
                         "models (never trained on the test fold either), so the joint ranker learns from "
                         "probabilities as (un)reliable as the test ones; 0 = one model, in-sample (default)")
     p.add_argument("--cluster-replacement", action="store_true")
-    p.add_argument("--cutoff", default="fixed", help="fixed, static, dynamic or threshold")
+    p.add_argument("--cutoff", default="fixed",
+                   help="how long each list shown is, for an --eval measure at k: fixed: the first k; dynamic: "
+                        "floor(k (1 - predicted sensitive / candidates)); threshold: the first k whose score reaches "
+                        "a threshold learned on validation; static: a length learned on validation, at most the "
+                        "--objective's k (so every --eval k must be at most that)")
     p.add_argument("--depth", type=_int_at_least(1), default=200, help="candidates per topic, at least 1 (default 200)")
     p.add_argument("--ca-restarts", type=_int_at_least(1), default=5)
     p.add_argument("--ca-iterations", type=_int_at_least(1), default=25)

@@ -16,6 +16,14 @@ predicted sensitive removed), ``demote`` (sensitive training labels set to 0), `
 ``fixed`` (k), ``static`` (one cutoff learned on validation), ``dynamic`` (floor(k (1 -
 predicted sensitive / candidates)) per query) and ``threshold`` (Carmel et al.: a score threshold
 learned on validation maximising nDCG_f).
+
+Which k: every evaluation measure scores lists cut at ITS OWN k (the searcher asked for k
+documents): ``fixed`` the first k, ``dynamic`` floor(k (1 - predicted sensitive / candidates)),
+``threshold`` the first k whose score reaches the learned threshold, ``static`` the first
+min(k, learned length). The objective's k is the relevance rankers' nDCG@k, the longest static
+length learned (0..k) and the depth the threshold is learned at; so with ``static`` an
+evaluation measure whose k exceeds the objective's is refused (its lists could never be longer
+than the objective's k: it would score them as if they were cut at its own k).
 """
 from __future__ import annotations
 
@@ -272,10 +280,12 @@ def _cut(lists, lengths):
 
 
 def apply_cutoff(policy: str, lists, data, k: int, scores=None, learned=None) -> list[np.ndarray]:
+    """The lists a searcher asking for ``k`` documents is shown under ``policy`` (each at most
+    ``k`` long): ``learned`` is the static length or the score threshold learned on validation."""
     if policy == "fixed":
         return [lst[:k] for lst in lists]
     if policy == "static":
-        return [lst[: learned] for lst in lists]
+        return [lst[: min(k, learned)] for lst in lists]
     if policy == "dynamic":
         from ..protect.policies import dynamic_cutoff
         out = []
@@ -320,7 +330,11 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
     one measure). ``folds`` >= 3 (one test, one validation and at least one training fold per
     rotation; more folds than topics means one topic per fold); ``depth`` >= 1; ``crossfit``
     0 (off) or >= 2 (inner models); ``ranker_params["ca"]`` ``n_restarts``/``n_iter`` >= 1.
-    ``persona`` must be one of the project's personas, whichever classifier is used."""
+    ``persona`` must be one of the project's personas, whichever classifier is used.
+
+    Each evaluation measure scores the lists cut at its own k by the ``cutoff`` policy (see the
+    module's text; with ``static`` no measure's k may exceed the objective's). A result's
+    ``shown_sensitive`` counts the sensitive documents in the lists its measure scored."""
     from ..rank.rankers import RANKERS, make_ranker
     from ..protect.policies import cluster_replace, learn_score_threshold, learn_static_cutoff
     obj = parse_measure(objective)
@@ -328,6 +342,14 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
     if not measures:
         raise InputError("give at least one evaluation measure (--eval)")
     k = obj.k
+    if cutoff == "static":
+        longer = [m.name for m in measures if m.k > k]
+        if longer:
+            raise InputError(
+                f"with the static cutoff the lists are at most the objective's k ({k}) long (the length is learned "
+                f"on validation between 0 and {k}), so {', '.join(longer)} would score lists cut shorter than "
+                f"its k as if they were not: give an objective with k of at least "
+                f"{max(m.k for m in measures)}, or evaluation measures with k of at most {k}")
     rel_objective = f"nDCG@{k}"
     rankers = list(dict.fromkeys(rankers))
     approaches = list(dict.fromkeys(approaches))
@@ -357,12 +379,15 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
     nf = len(fold_idx)
     names = [a + s for a in approaches for s in ([""] + (["+cr"] if cluster_replacement else []))]
     per = {(r, a, m.name): {} for r in rankers for a in names for m in measures}
-    # score against cutoff: per cutoff c, the sum of the defined topics' values and how many
-    # topics were defined (an undefined topic is left out of the mean, as in "results")
-    curves = {(r, a): np.zeros(k + 1) for r in rankers for a in approaches}
-    curve_n = {(r, a): np.zeros(k + 1, np.int64) for r in rankers for a in approaches}
+    # score against cutoff: per cutoff c (0 to the first measure's k; no list is longer than
+    # depth), the sum of the defined topics' values and how many topics were defined (an
+    # undefined topic is left out of the mean, as in "results")
+    curve_k = min(measures[0].k, depth)
+    curves = {(r, a): np.zeros(curve_k + 1) for r in rankers for a in approaches}
+    curve_n = {(r, a): np.zeros(curve_k + 1, np.int64) for r in rankers for a in approaches}
     train_times: dict[str, list[float]] = {}
-    shown_sensitive = {(r, a): 0 for r in rankers for a in names}
+    # sensitive documents in the lists each measure scored (cut at its own k)
+    shown_sensitive = {(r, a, m.name): 0 for r in rankers for a in names for m in measures}
     learned_policy = []
     clusters_cache: dict[int, np.ndarray] = {}
     for f in range(nf):
@@ -401,9 +426,9 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                 if cutoff in ("static", "threshold"):
                     vlists, vscores, _, _ = approach_lists(a, factory, train, valid, valid, rel_cols, objective,
                                                            rel_objective, cache)
-                    if cutoff == "static":
+                    if cutoff == "static":     # (no list is longer than depth: longer lengths are the same)
                         learned = learn_static_cutoff(
-                            lambda c: _mean(score_lists(obj, valid, [l[:c] for l in vlists])), k)
+                            lambda c: _mean(score_lists(obj, valid, [l[:c] for l in vlists])), min(k, depth))
                     else:
                         ndcgf = parse_measure(f"nDCG_f@{k}")
                         learned = learn_score_threshold(
@@ -411,27 +436,32 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                                                                        for t, l in enumerate(vlists)])), vscores)
                     learned_policy.append({"fold": f, "ranker": r, "approach": a, "cutoff": cutoff,
                                            "value": float(learned) if np.isfinite(learned) else None})
-                for c in range(k + 1):
+                for c in range(curve_k + 1):
                     vals, ok = score_lists(measures[0], test, [l[:c] for l in lists])
                     curves[(r, a)][c] += float(vals[ok].sum())
                     curve_n[(r, a)][c] += int(ok.sum())
-                variants = {a: apply_cutoff(cutoff, lists, test, k, scores, learned)}
-                if cluster_replacement:
-                    cr = []
-                    for t, l in enumerate(lists):
-                        gt = int(test_t[t])
-                        if gt not in clusters_cache:
-                            clusters_cache[gt] = _clusters_for(ex, base, gt)
-                        cut_len = len(variants[a][t])
-                        g = test.group(t)
-                        cr.append(cluster_replace(l, cut_len, clusters_cache[gt], test.prob[g])
-                                  if a not in ("postfilter", "prefilter", "joint_postfilter")
-                                  else _cr_filtered(l, cut_len, clusters_cache[gt], test.prob[g]))
-                    variants[a + "+cr"] = cr
-                for name, lsts in variants.items():
-                    for t, l in enumerate(lsts):
-                        shown_sensitive[(r, name)] += int((test.sens[test.group(t)][np.asarray(l, int)] > 0).sum())
-                    for m in measures:
+                # the lists each measure scores: as a searcher asking for the measure's k is shown them
+                shown_at: dict[int, dict[str, list]] = {}
+                for m in measures:
+                    if m.k not in shown_at:
+                        variants = {a: apply_cutoff(cutoff, lists, test, m.k, scores, learned)}
+                        if cluster_replacement:
+                            cr = []
+                            for t, l in enumerate(lists):
+                                gt = int(test_t[t])
+                                if gt not in clusters_cache:
+                                    clusters_cache[gt] = _clusters_for(ex, base, gt)
+                                cut_len = len(variants[a][t])
+                                g = test.group(t)
+                                cr.append(cluster_replace(l, cut_len, clusters_cache[gt], test.prob[g])
+                                          if a not in ("postfilter", "prefilter", "joint_postfilter")
+                                          else _cr_filtered(l, cut_len, clusters_cache[gt], test.prob[g]))
+                            variants[a + "+cr"] = cr
+                        shown_at[m.k] = variants
+                    for name, lsts in shown_at[m.k].items():
+                        for t, l in enumerate(lsts):
+                            shown_sensitive[(r, name, m.name)] += int(
+                                (test.sens[test.group(t)][np.asarray(l, int)[:m.k]] > 0).sum())
                         vals, ok = score_lists(m, test, lsts)
                         for t, v, d in zip(test.topics, vals, ok):
                             per[(r, name, m.name)][t] = float(v) if d else None
@@ -446,7 +476,7 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                         "mean": float(np.mean(vals)) if vals else None,
                         "ci": [ci.low, ci.high] if ci else None, "n_topics": len(vals),
                         "undefined_topics": len(pt) - len(vals),
-                        "shown_sensitive": shown_sensitive[(r, a)],
+                        "shown_sensitive": shown_sensitive[(r, a, mname)],
                         "per_topic": dict(sorted(pt.items(), key=lambda kv: (len(kv[0]), kv[0])))})
     tests = []
     for r in rankers:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import shutil
 
+import numpy as np
 import pytest
 
 from sasc_desktop.cli import main as sasc
+from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.project import judgments as J
 from sasc_desktop.engine.session import Session
 
@@ -42,3 +44,59 @@ def test_lambdamart_experiment_with_a_fold_without_candidates(five_topics, tmp_p
     rows = [line for line in captured.out.splitlines() if line.lstrip().startswith("lambdamart")]
     assert len(rows) == 2
     assert (out / "results.csv").is_file()
+
+
+# ------------------------------------------------------- 2. each measure scores lists cut at its k
+def _per_topic(res, approach="relevance"):
+    return {r["measure"]: r["per_topic"] for r in res["results"] if r["approach"] == approach}
+
+
+@pytest.mark.parametrize("cutoff", ["fixed", "dynamic"])
+def test_the_objective_k_does_not_cut_what_an_eval_measure_scores(exp_project, cutoff):
+    """BM25 relevance lists do not depend on the objective: nDCG@10 with an objective at @5
+    was the nDCG@10 of 5-document lists (lower), silently."""
+    quick = dict(rankers=["bm25"], approaches=["relevance", "postfilter"], classifier="oracle", depth=20,
+                 cutoff=cutoff, eval_measures=["nDCG@10", "P@3", "F-docs@10"])
+    with Session.open(exp_project) as s:
+        at5 = s.run_experiment(PERSONA, objective="nCS-DCG@5(cost=12)", **quick)
+        at10 = s.run_experiment(PERSONA, objective="nCS-DCG@10(cost=12)", **quick)
+        at2 = s.run_experiment(PERSONA, objective="nCS-DCG@2(cost=12)", **quick)
+    for a in ("relevance", "postfilter"):
+        assert _per_topic(at5, a) == _per_topic(at10, a) == _per_topic(at2, a)
+    key = lambda r: (r["approach"], r["measure"])  # noqa: E731
+    assert {key(r): r["shown_sensitive"] for r in at5["results"]} == \
+        {key(r): r["shown_sensitive"] for r in at10["results"]}
+    by = {key(r): r["shown_sensitive"] for r in at10["results"]}
+    # P@3's lists are 3 long, F-docs@10's 10: fewer sensitive documents in the shorter ones
+    assert 0 < by[("relevance", "P@3")] < by[("relevance", "F-docs@10")]
+    assert by[("postfilter", "F-docs@10")] == 0          # the oracle classifier lets none through
+    # the curve runs to the first measure's k (it stopped at the objective's)
+    assert [len(c["values"]) for c in at2["cutoff_curves"]] == [11, 11]
+
+
+def test_fixed_lists_are_each_measures_first_k_exactly(exp_project):
+    """nDCG@10 per topic equals the measure on BM25's first 10 candidates (its ranking alone)."""
+    from sasc_desktop.engine.evaluate import parse_measure
+    from sasc_desktop.engine.evaluate.experiment import build_dataset, score_lists
+    with Session.open(exp_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["bm25"], approaches=["relevance"], classifier="oracle", depth=20,
+                               objective="nCS-DCG@3(cost=12)", eval_measures=["nDCG@10"])
+        base, _, _ = build_dataset(s, PERSONA, depth=20)
+    col = list(base.feature_names).index("titledesc:all:bm25")
+    lists = [np.argsort(-base.X[base.group(t), col], kind="stable")[:10] for t in range(base.n_topics)]
+    vals, ok = score_lists(parse_measure("nDCG@10"), base, lists)
+    expected = {t: (float(v) if d else None) for t, v, d in zip(base.topics, vals, ok)}
+    (r,) = res["results"]
+    assert r["per_topic"] == expected
+    assert max(len(lst) for lst in lists) == 10
+
+
+def test_static_cutoff_refuses_an_eval_measure_longer_than_the_objective(exp_project):
+    with Session.open(exp_project) as s:
+        with pytest.raises(InputError, match=r"static cutoff.*at most the objective's k \(5\).*nDCG@10"):
+            s.run_experiment(PERSONA, rankers=["bm25"], approaches=["relevance"], classifier="oracle", depth=20,
+                             cutoff="static", objective="nCS-DCG@5(cost=12)", eval_measures=["P@5", "nDCG@10"])
+        res = s.run_experiment(PERSONA, rankers=["bm25"], approaches=["relevance"], classifier="oracle", depth=20,
+                               cutoff="static", objective="nCS-DCG@5(cost=12)", eval_measures=["P@5", "P@3"])
+    assert {r["measure"] for r in res["results"]} == {"P@5", "P@3"}
+    assert all(0 <= p["value"] <= 5 for p in res["learned_policies"])
