@@ -26,19 +26,31 @@ def import_summary(report: IngestReport) -> str:
     return f"{head}: {', '.join(parts)}"
 
 
+def import_title(project_name: Optional[str]) -> str:
+    """The Import window's title: the project it imports into."""
+    return f"Import mail into {project_name}" if project_name else "Import mail"
+
+
 class ImportDialog(QDialog):
-    """Non-modal. ``start_import(sources, on_progress, on_done, on_error)`` is given by the main
-    window (it runs Session.ingest on the worker) and returns the task to cancel."""
+    """Non-modal. ``start_import(sources, on_progress, on_done, on_error, project_gen=...)`` is
+    given by the main window (it runs Session.ingest on the worker) and returns the task to
+    cancel. The dialog belongs to one open project at a time (:meth:`set_project`): its title
+    names it, and ``project_gen`` (the main window's project generation when its sources were
+    chosen) lets the main window refuse sources chosen for a project no longer open."""
     finished_import = Signal(object)  # the IngestReport (also after a cancel)
 
-    def __init__(self, parent, start_import: Callable):
+    def __init__(self, parent, start_import: Callable, project_name: Optional[str] = None,
+                 project_root: Optional[str] = None, project_gen: Optional[int] = None):
         super().__init__(parent)
         self.setObjectName("importDialog")
-        self.setWindowTitle("Import mail")
         self.resize(720, 520)
         self._start_import = start_import
         self.task = None
         self.report: Optional[IngestReport] = None
+        self.project_name: Optional[str] = None
+        self.project_root: Optional[str] = None
+        self.project_gen: Optional[int] = None
+        self.set_project(project_name, project_root, project_gen)
 
         intro = QLabel("Add the mailboxes to import. Sources are only read, never changed. "
                        "Importing the same mailbox again adds only what is new.")
@@ -100,6 +112,31 @@ class ImportDialog(QDialog):
         layout.addLayout(buttons)
 
     # ------------------------------------------------------------------------------------
+    def set_project(self, name: Optional[str], root: Optional[str] = None, gen: Optional[int] = None) -> None:
+        """The project the sources are imported into (its name in the title), and the main
+        window's project generation it is open under."""
+        self.project_name, self.project_root, self.project_gen = name, root, gen
+        self.setWindowTitle(import_title(name))
+
+    def reset(self, name: Optional[str], root: Optional[str], gen: Optional[int], note: str = "") -> None:
+        """Another project was opened: nothing of the last one's is kept (its sources, the last
+        import's report, progress and skipped messages); ``note`` (rich text) says so. Only
+        when no import runs (the main window opens another project after its import ended)."""
+        if self.running:
+            return
+        self.sources.clear()
+        self.task = None
+        self.report = None
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.skipped_table.setRowCount(0)
+        self.skipped_table.hide()
+        self.start_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.setText("Cancel import")
+        self.status.setText(note)
+        self.set_project(name, root, gen)
+
     def add_source(self, path: Path | str) -> None:
         path = str(path)
         if path and path not in self.source_paths():
@@ -136,7 +173,8 @@ class ImportDialog(QDialog):
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.cancel_button.setText("Cancel import")
-        self.task = self._start_import(sources, self._progress, self._done, self._failed)
+        self.task = self._start_import(sources, self._progress, self._done, self._failed,
+                                       project_gen=self.project_gen)
 
     def cancel(self) -> None:
         if self.running:

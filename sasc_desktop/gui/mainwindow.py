@@ -4,6 +4,7 @@ status bar (collection size, active persona) and preferences. Every engine call 
 and the Session facade; the UI thread never touches disk or the index."""
 from __future__ import annotations
 
+import html
 import importlib
 import logging
 import threading
@@ -80,6 +81,8 @@ CHECK_CANCELLED = "Model quality check cancelled; nothing in the project changed
 DURING_IMPORT = "an import is running: the mail it adds is found once it is indexed"
 OPEN_WHILE_IMPORTING = "{what}: waiting for the import to finish (or cancel it in the Import mail window)"
 IMPORT_WHILE_LOADING = "A project is being opened: import when it is open"
+IMPORT_OTHER_PROJECT = ("These mailboxes were chosen for a project that is no longer open; {name} is open now: "
+                        "add them again to import them into it")
 
 
 def preload_classifier() -> threading.Thread:
@@ -409,6 +412,9 @@ class MainWindow(QMainWindow):
                 return
             self._update_train_action()
             self._update_quality_persona()
+            dlg = self.import_dialog
+            if dlg is not None and self.info is not None and dlg.project_root == self.info["root"]:
+                dlg.project_gen = self._project_gen  # the project it imports into is still the one open
             self.show_error(label, exc, _details(exc))
             late, self._late_training = self._late_training, None
             if late is not None:  # the project stays open: say how the training stopped for the open ended
@@ -431,6 +437,7 @@ class MainWindow(QMainWindow):
         self.doc_view.clear("Search the collection, then open a result to read it here.")
         self._update_status()
         self._update_quality_persona()
+        self._retarget_import(info)
         if info.get("personas") and self._preload is None:
             self._preload = preload_classifier()
         # What opening it did that the user should know (the search index rebuilt): in the bar
@@ -702,7 +709,8 @@ class MainWindow(QMainWindow):
         if self.info is None:
             return None
         if self.import_dialog is None:
-            self.import_dialog = ImportDialog(self, self._start_import)
+            self.import_dialog = ImportDialog(self, self._start_import, Path(self.info["root"]).name,
+                                              self.info["root"], self._project_gen)
             self.import_dialog.finished_import.connect(self.import_finished)
         for s in sources or []:
             self.import_dialog.add_source(s)
@@ -710,10 +718,36 @@ class MainWindow(QMainWindow):
         self.import_dialog.raise_()
         return self.import_dialog
 
-    def _start_import(self, sources, on_progress, on_done, on_error) -> Task:
-        if self._training or self._checking or self._loading > 0:  # the dialog was open: say why not now
+    def _retarget_import(self, info: dict[str, Any]) -> None:
+        """A project was opened while the Import window is open: from now on it imports into that
+        project, named in its title. Another project's sources, report, progress and skipped
+        messages are cleared, so that they cannot be imported into this one by pressing Import;
+        the same project reopened keeps them. (No import runs now: opening a project waits for
+        the import to end, and the import goes into the project it started in.)"""
+        dlg = self.import_dialog
+        if dlg is None or dlg.running:
+            return
+        name = Path(info["root"]).name
+        if dlg.project_root == info["root"]:
+            dlg.set_project(name, info["root"], self._project_gen)
+            return
+        note = f"<b>{html.escape(name)} is open now: mail is imported into it.</b>"
+        old = dlg.project_name or "the project open before"
+        if dlg.report is not None:  # "The import into donorA finished: 40 new messages, 0 skipped."
+            note += " " + html.escape(import_summary(dlg.report).replace("Import", f"The import into {old}", 1)) + "."
+        if dlg.source_paths():
+            note += f" The mailboxes listed for {html.escape(old)} were removed."
+        dlg.reset(name, info["root"], self._project_gen, note)
+
+    def _start_import(self, sources, on_progress, on_done, on_error, project_gen: Optional[int] = None) -> Task:
+        """Import ``sources`` into the project open now. ``project_gen``: the project generation
+        the sources were chosen under (the Import window's); sources chosen for a project no
+        longer open are refused, never imported into this one."""
+        stale = project_gen is not None and project_gen != self._project_gen and self._loading == 0
+        if self._training or self._checking or self._loading > 0 or stale:  # the dialog was open: say why not now
             why = (IMPORT_WHILE_TRAINING if self._training else IMPORT_WHILE_CHECKING if self._checking
-                   else IMPORT_WHILE_LOADING)
+                   else IMPORT_WHILE_LOADING if self._loading > 0
+                   else IMPORT_OTHER_PROJECT.format(name=Path(self.info["root"]).name if self.info else "another project"))
 
             def refuse(_progress):
                 raise SascError(why)
