@@ -82,7 +82,9 @@ def register(sub) -> None:
     p.add_argument("--approach", default="joint",
                    help="relevance, prefilter, postfilter, demote, joint (the default), joint_postfilter")
     p.add_argument("--ranker", default="ca", help="bm25, linear, lambdamart, adarank or ca (the default)")
-    p.add_argument("--objective", default="nCS-DCG@10(cost=12)", help="the joint approaches' objective measure")
+    p.add_argument("--objective", default="nCS-DCG@10(cost=12)",
+                   help="the joint approaches' objective measure, one where higher is better (F-docs, Withheld, "
+                        "Empty are refused); its k is the depth the static and threshold cutoffs are learned at")
     p.add_argument("--depth", type=int, default=200, help="candidates per topic")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_protect_train)

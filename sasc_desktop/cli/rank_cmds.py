@@ -44,7 +44,8 @@ def register(sub) -> None:
                    help="relevance prefilter postfilter demote joint joint_postfilter (default: all; a name "
                         "given twice is used once)")
     p.add_argument("--objective", default="nCS-DCG@10(cost=12)",
-                   help="the joint approaches' objective measure; its k is also the relevance approaches' training "
+                   help="the joint approaches' objective measure, one where higher is better (F-docs, Withheld, Empty "
+                        "are refused: they stay --eval measures); its k is also the relevance approaches' training "
                         "measure's (nDCG@k) and the depth the static and threshold cutoffs are learned at; it "
                         "does not cut the lists the --eval measures score")
     p.add_argument("--eval", dest="eval_measures", action="append", required=True, metavar="M",

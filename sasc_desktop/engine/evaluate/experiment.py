@@ -335,9 +335,9 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
     Each evaluation measure scores the lists cut at its own k by the ``cutoff`` policy (see the
     module's text; with ``static`` no measure's k may exceed the objective's). A result's
     ``shown_sensitive`` counts the sensitive documents in the lists its measure scored."""
-    from ..rank.rankers import RANKERS, make_ranker
+    from ..rank.rankers import RANKERS, check_objective, make_ranker
     from ..protect.policies import cluster_replace, learn_score_threshold, learn_static_cutoff
-    obj = parse_measure(objective)
+    obj = check_objective(objective)        # a measure where lower is better is refused (an --eval one is fine)
     measures = _unique_measures(parse_measure(m) for m in eval_measures)
     if not measures:
         raise InputError("give at least one evaluation measure (--eval)")

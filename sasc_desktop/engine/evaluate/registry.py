@@ -102,6 +102,13 @@ class MeasureSpec:
     cost_params: bool = False          # True: exactly one of cost= / costs= must be given
     factory: Callable | None = field(default=None, compare=False, repr=False)
 
+    @property
+    def higher_is_better(self) -> bool:
+        """False for the families where a lower value is better (:data:`LOWER_IS_BETTER`: the
+        filtering figures F-docs, Withheld, Empty): fine to report, wrong to maximise. See also
+        :func:`higher_is_better` for a measure whose parameters decide it."""
+        return self.name.lower() not in {n.lower() for n in LOWER_IS_BETTER}
+
     def param(self, name: str) -> ParamSpec:
         for p in self.params:
             if p.name.lower() == name.lower():
@@ -122,6 +129,25 @@ class MeasureSpec:
         if not self.params:
             return f"{self.name}@k"
         return f"{self.name}@k({self.describe_params()})"
+
+
+# The direction of a measure: higher is better except for these families (the share of shown
+# documents that are sensitive, of non-sensitive relevant ones withheld, of empty lists) and for
+# a measure whose parameter picks a figure to keep low (O-CS-DCG's part=effort: the archivist's
+# effort, reported as a positive number). A learner maximises its objective, so these are
+# evaluation measures only.
+LOWER_IS_BETTER = frozenset({"F-docs", "Withheld", "Empty"})
+LOWER_IS_BETTER_PARAMS = {"O-CS-DCG": ("part", "effort")}
+
+
+def higher_is_better(measure) -> bool:
+    """Whether a higher value of ``measure`` (a Measure) is better: its family's
+    ``MeasureSpec.higher_is_better``, and False for O-CS-DCG with part=effort."""
+    spec = measure.SPEC
+    if not spec.higher_is_better:
+        return False
+    param = LOWER_IS_BETTER_PARAMS.get(spec.name)
+    return not (param is not None and measure.get(param[0]) == param[1])
 
 
 def format_value(v: Any) -> str:
@@ -250,4 +276,4 @@ def parse_measure(text: str):
 
 
 __all__ = ["MAX_K", "ParamSpec", "MeasureSpec", "parse_measure", "make_measure", "measure_names",
-           "measure_specs", "get_spec", "format_value", "register"]
+           "measure_specs", "get_spec", "format_value", "register", "higher_is_better", "LOWER_IS_BETTER"]

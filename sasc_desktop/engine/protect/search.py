@@ -275,14 +275,13 @@ def train_protection(session, persona: str, approach: str = "joint", ranker: str
                      ranker_params: Optional[dict] = None, progress: Optional[Progress] = None) -> dict:
     """Train and store the ranker an approach uses, on every judged topic of the project
     (after a training of the same file in another process or thread, if one is running)."""
-    from ..evaluate.registry import parse_measure
-    from ..rank.rankers import make_ranker
+    from ..rank.rankers import check_objective, make_ranker
     if approach not in PROTECT_APPROACHES:
         raise InputError(f"unknown approach {approach!r}; approaches are: {', '.join(PROTECT_APPROACHES)}")
     _check_persona(session, persona)
     if depth < 1:
         raise InputError("depth (candidates per topic) must be at least 1")
-    parse_measure(objective)
+    check_objective(objective)      # a measure where lower is better (F-docs, Withheld, Empty) is refused
     make_ranker(ranker, objective=objective, **(ranker_params or {}))   # an unknown ranker or option: now, not after the features
     session.store.require_writable("the protection model")  # before the training, not after it
     with _training_turn(_model_path(session, persona, approach)):

@@ -15,8 +15,23 @@ import numpy as np
 
 from ..errors import InputError
 from ..evaluate import parse_measure
+from ..evaluate.registry import higher_is_better
 from ..procpool import process_pool
 from .data import Evaluator, RankData, check_finite_features
+
+
+def check_objective(objective: str):
+    """The measure ``objective`` (parsed), to be maximised by a ranker (and by the cutoffs learned
+    on validation); an InputError for one where lower is better (F-docs, Withheld, Empty,
+    O-CS-DCG's part=effort: ``registry.higher_is_better``): maximising it would learn to show
+    more of what it counts. Those stay evaluation measures."""
+    m = parse_measure(objective)
+    if not higher_is_better(m):
+        raise InputError(f"{m.name} cannot be a training objective: lower is better for it, and a ranker (and a "
+                         f"cutoff learned on validation) maximises its objective, so it would learn to do worse "
+                         f"(e.g. to show more sensitive documents); keep it as an evaluation measure and train on "
+                         f"one where higher is better, e.g. nCS-DCG@{m.k}(cost=12)")
+    return m
 
 
 class Ranker:
@@ -166,7 +181,7 @@ class CoordinateAscent(Ranker):
 
     def fit(self, train, valid=None):
         self._check_fit(train, valid)
-        parse_measure(self.objective)  # validate early
+        check_objective(self.objective)  # validate early
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         jobs = [(Z, train, self.objective, self.seed * 1000 + r, self.n_iter, self.step_base, self.step_scale,
@@ -230,7 +245,7 @@ class AdaRank(Ranker):
 
     def fit(self, train, valid=None):
         self._check_fit(train, valid)
-        m = parse_measure(self.objective)
+        m = check_objective(self.objective)
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         ev = Evaluator(m, train)
@@ -327,7 +342,7 @@ class LambdaMART(Ranker):
     def fit(self, train, valid=None):
         self._check_fit(train, valid)
         from sklearn.tree import DecisionTreeRegressor
-        m = parse_measure(self.objective)
+        m = check_objective(self.objective)
         X = np.asarray(train.X, float)
         ev = Evaluator(m, train)
         F = np.zeros(len(train.rel))
@@ -380,6 +395,8 @@ def make_ranker(name: str, objective: Optional[str] = None, **params) -> Ranker:
     cls = RANKERS.get(name)
     if cls is None:
         raise InputError(f"unknown ranker {name!r}; rankers are: {', '.join(RANKERS)}")
-    if objective is not None and cls.needs_objective:
-        params["objective"] = objective
+    if objective is not None:
+        check_objective(objective)      # whatever the ranker: the learned cutoffs maximise it too
+        if cls.needs_objective:
+            params["objective"] = objective
     return cls(**params)

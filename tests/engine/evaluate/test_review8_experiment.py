@@ -100,3 +100,35 @@ def test_static_cutoff_refuses_an_eval_measure_longer_than_the_objective(exp_pro
                                cutoff="static", objective="nCS-DCG@5(cost=12)", eval_measures=["P@5", "P@3"])
     assert {r["measure"] for r in res["results"]} == {"P@5", "P@3"}
     assert all(0 <= p["value"] <= 5 for p in res["learned_policies"])
+
+
+# ------------------------------------------------- 3. lower-is-better measures are not objectives
+@pytest.mark.parametrize("objective", ["F-docs@10", "Withheld@10", "Empty@10"])
+def test_experiment_refuses_a_lower_is_better_objective_before_any_work(exp_project, objective):
+    with Session.open(exp_project) as s:
+        with pytest.raises(InputError, match=f"{objective} cannot be a training objective"):
+            s.run_experiment(PERSONA, rankers=["ca"], approaches=["joint"], classifier="oracle", depth=20,
+                             objective=objective, eval_measures=["nDCG@10"], dataset=("not", "used", None))
+
+
+def test_lower_is_better_measures_are_still_evaluation_measures(exp_project):
+    with Session.open(exp_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["bm25"], approaches=["relevance", "postfilter"],
+                               classifier="oracle", depth=20, eval_measures=["F-docs@10", "Withheld@10", "Empty@10"])
+    by = {(r["approach"], r["measure"]): r["mean"] for r in res["results"]}
+    assert by[("postfilter", "F-docs@10")] == 0.0 < by[("relevance", "F-docs@10")]
+
+
+@pytest.mark.parametrize("objective", ["F-docs@10", "Empty@5"])
+def test_protect_train_refuses_a_lower_is_better_objective(five_topics, objective, capsys):
+    from sasc_desktop.engine.protect.search import _model_path
+    with Session.open(five_topics) as s:
+        with pytest.raises(InputError, match=f"{objective} cannot be a training objective"):
+            s.train_protection(PERSONA, "joint", ranker="ca", objective=objective)
+        path = _model_path(s, PERSONA, "joint")
+    assert not path.exists()
+    rc = sasc(["protect", "train", str(five_topics), "--persona", PERSONA, "--ranker", "linear",
+               "--objective", objective, "--json"])
+    assert rc == 2
+    assert f"{objective} cannot be a training objective" in capsys.readouterr().err
+    assert not path.exists()
