@@ -349,6 +349,22 @@ class Session:
             if lock is not None:
                 unlock_file(lock)
 
+    def complete_index(self, progress: Optional[Progress] = None) -> int:
+        """Index the messages the store marks as not yet indexed, as :meth:`open` does, and
+        return how many are still not indexed. For a session kept open (the GUI's) while another
+        process imports or rebuilds the index ('sasc reindex'): when that process is interrupted
+        (Ctrl+C, a kill) its messages stay unindexed, and searches miss them, until this is
+        called. Nothing is done while another process holds the project's import lock (its
+        messages are its own to index: the count returned says how many searches miss
+        meanwhile), nor in a project open for reading. When every message is indexed (the
+        normal case) this is one small query on the table's partial index of unindexed rows."""
+        con = self.store.con
+        if not con.execute("SELECT 1 FROM messages WHERE indexed = 0 LIMIT 1").fetchone():
+            return 0
+        if not self.store.read_only:
+            repair_index(self.store, self.index, progress)
+        return con.execute("SELECT COUNT(*) FROM messages WHERE indexed = 0").fetchone()[0]
+
     # search -------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, offset: int = 0, sort: Optional[str] = None,
                descending: bool = False) -> SearchResult:

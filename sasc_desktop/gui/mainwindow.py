@@ -81,6 +81,15 @@ CHECK_CANCELLED = "Model quality check cancelled; nothing in the project changed
 DURING_IMPORT = "an import is running: the mail it adds is found once it is indexed"
 OPEN_WHILE_IMPORTING = "{what}: waiting for the import to finish (or cancel it in the Import mail window)"
 IMPORT_WHILE_LOADING = "A project is being opened: import when it is open"
+INDEXING_LEFT = "Indexing the messages an interrupted import or index rebuild left unindexed"
+
+
+def incomplete_note(missing: int) -> str:
+    """What the result line adds while another program indexes ``missing`` messages."""
+    return (f"{missing:,} message{' is' if missing == 1 else 's are'} being indexed by another program; "
+            "the results are incomplete")
+
+
 IMPORT_OTHER_PROJECT = ("These mailboxes were chosen for a project that is no longer open; {name} is open now: "
                         "add them again to import them into it")
 
@@ -612,7 +621,7 @@ class MainWindow(QMainWindow):
         def done(value):
             if seq != self._search_seq or gen != self._project_gen:
                 return  # a newer search was started, or another project opened since
-            result, probs = value
+            result, probs, missing = value
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
             # J / K across a page boundary: show_result selects (and opens) the row asked for and
@@ -620,8 +629,12 @@ class MainWindow(QMainWindow):
             # (read before: K on page 2's first row asks for the last row of the first page).
             asked_row = self.search_panel.pending_select
             self.search_panel.show_result(result, probs, offset, sort)
-            self.flash(f"{result.total:,} messages match" + (f" ({DURING_IMPORT})" if self._importing else ""),
-                       5000)
+            if self._importing:
+                self.flash(f"{result.total:,} messages match ({DURING_IMPORT})", 5000)
+            elif missing:  # another program rebuilds the index (or imports): said until the next search
+                self.flash(f"{result.total:,} messages match ({incomplete_note(missing)})", 0)
+            else:
+                self.flash(f"{result.total:,} messages match", 5000)
             if offset == 0 and result.hits and asked_row is None:
                 self.search_panel.table.setFocus()
                 self.search_panel.table.setCurrentIndex(self.search_panel.proxy.index(0, 0))
@@ -633,12 +646,26 @@ class MainWindow(QMainWindow):
             self.search_panel.pending_select = None
             self.show_error(f"The search for “{query}”", exc, _details(exc))
 
-        def run(_progress):
+        def progress(done, total, message):
+            if gen == self._project_gen:
+                self._status_progress(done, total, INDEXING_LEFT if message else "")
+
+        def run(progress_):
             # The project open when the search runs: one being opened was queued before it on
             # this worker (a session taken when the search was asked for could be the one left).
             session = self.session
             if session is None or gen != self._project_gen:
-                return None, None
+                return None, None, 0
+            # Messages another program's import or 'sasc reindex' left unindexed (interrupted) are
+            # indexed first, as opening the project does; while that program still holds the
+            # import lock, nothing is done and the result line says how many are missing. One
+            # small query when every message is indexed. Not during this window's own import
+            # (its messages are its own to index).
+            missing = 0 if self._importing else session.complete_index(progress_)
+            result, probs = search_once(session)
+            return result, probs, missing
+
+        def search_once(session):
             try:
                 return run_search(session, query, offset, sort=by, descending=descending)
             except SascError:
@@ -652,7 +679,7 @@ class MainWindow(QMainWindow):
                     raise
                 log.warning("a search during an import failed; trying once more", exc_info=True)
                 return run_search(session, query, offset, sort=by, descending=descending)
-        return self.worker.run(run, done, failed, label=f"Searching for {query!r}")
+        return self.worker.run(run, done, failed, label=f"Searching for {query!r}", on_progress=progress)
 
     def open_document(self, doc_id: str) -> Optional[Task]:
         if self.info is None:
