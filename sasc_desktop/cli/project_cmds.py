@@ -81,7 +81,11 @@ def register(sub) -> None:
     p.add_argument("--persona", required=True)
     p.add_argument("--approach", default="joint",
                    help="relevance, prefilter, postfilter, demote, joint (the default), joint_postfilter")
-    p.add_argument("--ranker", default="ca", help="bm25, linear, lambdamart, adarank or ca (the default)")
+    p.add_argument("--ranker", default="ca",
+                   help="bm25, linear, lambdamart, adarank or ca (the default); lambdamart, adarank and ca maximise "
+                        "the objective (joint approaches) or nDCG@k (the others), linear regresses on gain minus "
+                        "cost when the objective has costs (joint approaches), else on the grades, bm25 learns "
+                        "nothing; --json says which in ranker_objective (null: none)")
     p.add_argument("--objective", default="nCS-DCG@10(cost=12)",
                    help="the joint approaches' objective measure, one where higher is better (F-docs, Withheld, "
                         "Empty are refused); its k is the depth the static and threshold cutoffs are learned at")

@@ -299,7 +299,10 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
     score are learned on the validation topics' lists as in the experiments
     (evaluate.experiment: the static cutoff maximising the objective measure, the score
     threshold maximising nDCG_f@k; policies.learn_static_cutoff / learn_score_threshold).
-    Otherwise they are not learned and ``cutoff_problem`` says why."""
+    Otherwise they are not learned and ``cutoff_problem`` says why. ``ranker_objective`` is the
+    measure the ranker itself learned from: the objective for the joint approaches' listwise
+    rankers, nDCG@k for the other approaches' (they rank by relevance), the objective for the
+    joint linear ranker only when it has costs (else the grades: None), None for BM25."""
     from ..evaluate.experiment import approach_lists, build_dataset, folds_for, score_lists, with_sensitivity
     from ..evaluate.registry import parse_measure
     from ..rank.rankers import make_ranker
@@ -317,7 +320,7 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
                             "ranker_params": dict(ranker_params) if ranker_params else None},
                "static_value": None, "threshold_value": None}
     if not qrels:
-        payload.update(ranker="bm25", model=None, columns=None, topics=0,
+        payload.update(ranker="bm25", model=None, columns=None, topics=0, ranker_objective=None,
                        cutoff_problem="the project has no judged topics to learn it on: import topics and "
                                       "relevance judgments (qrels) first")
     else:
@@ -348,7 +351,9 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
             model = factory(objective if joint else f"nDCG@{k}").fit(data.with_columns(cols), None)
             payload["cutoff_problem"] = (f"it is learned on validation topics, which needs at least "
                                          f"{MIN_VALIDATION_TOPICS} judged topics (the project has {data.n_topics})")
-        payload.update(model=model, columns=cols, topics=data.n_topics)
+        # what the ranker learned from (None: none, e.g. BM25, or the linear ranker on the grades);
+        # ``objective`` is still the measure the static cutoff is learned for
+        payload.update(model=model, columns=cols, topics=data.n_topics, ranker_objective=model.objective_)
     payload["seconds"] = time.perf_counter() - t0
     path = write_model_file(_model_path(session, persona, approach), MODEL_FORMAT, MODEL_FORMAT_VERSION, payload)
     return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path)}

@@ -2,9 +2,12 @@
 
 ``ranker.fit(train: RankData, valid: RankData | None = None) -> self`` learns (parameters in
 ``__init__``, learned state in ``name_`` attributes); ``ranker.predict(X) -> scores [N]``.
-Listwise rankers (AdaRank, Coordinate Ascent) take ANY registered measure as ``objective``
-(e.g. ``"nCS-DCG@10(cost=12)"``, ``"TERN@10(M=1)"``); the validation set picks the best
-restart / stopping point. ``make_ranker(name, **params)`` builds one from the registry
+Listwise rankers (AdaRank, Coordinate Ascent, LambdaMART) take any registered measure where
+higher is better as ``objective`` (e.g. ``"nCS-DCG@10(cost=12)"``, ``"TERN@10(M=1)"``; F-docs,
+Withheld and Empty are refused: :func:`check_objective`); the validation set picks the best
+restart / stopping point. The linear ranker regresses on gain minus cost when the objective has
+costs, else on the grades (:class:`LinearRanker`); BM25 learns nothing. ``objective_`` says what
+a fitted ranker learned from. ``make_ranker(name, **params)`` builds one from the registry
 ``RANKERS``.
 """
 from __future__ import annotations
@@ -35,8 +38,11 @@ def check_objective(objective: str):
 
 
 class Ranker:
+    """Base of the rankers. After ``fit``, ``objective_`` is the canonical name of the measure the
+    model learned from (None: none, e.g. BM25, or the linear ranker on the grades)."""
     name = "ranker"
     needs_objective = False
+    objective_: Optional[str] = None
 
     def get_params(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if not k.endswith("_")}
@@ -103,20 +109,52 @@ class BM25Ranker(Ranker):
         return self._check_predict(X)[:, self.column_]
 
 
+def _cost_sensitive(measure) -> bool:
+    """Whether ``measure`` charges for showing a sensitive document by a cost per level (cost= or
+    costs=, the CS-DCG family) that is not 0 everywhere."""
+    return bool(measure.SPEC.cost_params) and any(c > 0 for c in measure.costs)
+
+
 class LinearRanker(Ranker):
-    """Pointwise ridge regression on the grades."""
+    """Pointwise ridge regression (on z-scored features) of a target per document:
+
+    - with an objective that has costs (cost= or costs=, the CS-DCG family: nCS-DCG, CS-DCG,
+      gCS-DCG, O-CS-DCG, ...; not all 0): what the document adds to CS-DCG at rank 1, its gain
+      minus its cost, 2^rel - 1 - c_level (c_0 = 0; c_level from the objective's cost= or
+      costs=, so a sensitive document's target is about -cost). The joint approach's linear
+      ranker thereby learns, from the sensitivity features, to rank what is likely sensitive
+      down, as far as the objective's cost says;
+    - otherwise (no objective, nDCG, P, TERN, SENS, a cost of 0 ...): the relevance grades, and
+      the objective is not used.
+    ``objective_`` is the objective the target came from (None: the grades). Validation data is
+    not used."""
 
     name = "linear"
+    needs_objective = True
 
-    def __init__(self, alpha: float = 1.0):
+    def __init__(self, alpha: float = 1.0, objective: Optional[str] = None):
         self.alpha = alpha
+        self.objective = objective
+
+    def target(self, data: RankData) -> np.ndarray:
+        """The regression target of every row of ``data`` (see the class text)."""
+        m = None if self.objective is None else check_objective(self.objective)
+        rel = np.asarray(data.rel, float)
+        if m is None or not _cost_sensitive(m):
+            return rel
+        from ..evaluate.kernels import gains
+        costs = np.asarray(m.costs, float)
+        level = np.clip(np.asarray(data.sens, np.int64), 0, len(costs) - 1)   # -1 ("don't know"): level 0
+        return gains(rel) - costs[level]
 
     def fit(self, train, valid=None):
         self._check_fit(train, valid)
+        y = self.target(train)
+        m = None if self.objective is None else parse_measure(self.objective)
+        self.objective_ = m.name if m is not None and _cost_sensitive(m) else None
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         A = Z.T @ Z + self.alpha * np.eye(Z.shape[1])
-        y = train.rel.astype(float)
         self.coef_ = np.linalg.solve(A, Z.T @ (y - y.mean()))
         return self
 
@@ -181,7 +219,7 @@ class CoordinateAscent(Ranker):
 
     def fit(self, train, valid=None):
         self._check_fit(train, valid)
-        check_objective(self.objective)  # validate early
+        self.objective_ = check_objective(self.objective).name  # validate early
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         jobs = [(Z, train, self.objective, self.seed * 1000 + r, self.n_iter, self.step_base, self.step_scale,
@@ -246,6 +284,7 @@ class AdaRank(Ranker):
     def fit(self, train, valid=None):
         self._check_fit(train, valid)
         m = check_objective(self.objective)
+        self.objective_ = m.name
         self._norm_fit(train.X)
         Z = self._norm(train.X)
         ev = Evaluator(m, train)
@@ -343,6 +382,7 @@ class LambdaMART(Ranker):
         self._check_fit(train, valid)
         from sklearn.tree import DecisionTreeRegressor
         m = check_objective(self.objective)
+        self.objective_ = m.name
         X = np.asarray(train.X, float)
         ev = Evaluator(m, train)
         F = np.zeros(len(train.rel))

@@ -132,3 +132,32 @@ def test_protect_train_refuses_a_lower_is_better_objective(five_topics, objectiv
     assert rc == 2
     assert f"{objective} cannot be a training objective" in capsys.readouterr().err
     assert not path.exists()
+
+
+# ------------------------------------------------------------- 4. the linear ranker and its objective
+def test_linear_joint_shows_fewer_sensitive_documents_than_linear_relevance(exp_project):
+    """It regressed on the grades whatever the objective: joint showed as many sensitive
+    documents as relevance ranking (81 against 80 on a 600-message demo)."""
+    with Session.open(exp_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["linear"], approaches=["relevance", "joint"], classifier="oracle",
+                               depth=30, eval_measures=["nCS-DCG@10(cost=12)", "F-docs@10"])
+    by = {(r["approach"], r["measure"]): r for r in res["results"]}
+    rel, joint = by[("relevance", "F-docs@10")], by[("joint", "F-docs@10")]
+    assert joint["shown_sensitive"] * 4 < rel["shown_sensitive"]
+    assert by[("joint", "nCS-DCG@10(cost=12)")]["mean"] > by[("relevance", "nCS-DCG@10(cost=12)")]["mean"]
+
+
+@pytest.mark.parametrize("approach,objective,learned", [
+    ("joint", "nCS-DCG@10(cost=12)", "nCS-DCG@10(cost=12)"),
+    ("joint", "TERN@10(M=1)", None),          # no cost: the grades
+    ("relevance", "nCS-DCG@10(cost=12)", None),   # relevance approaches rank by the grades
+])
+def test_protect_train_json_says_what_the_linear_ranker_learned_from(five_topics, capsys, approach, objective,
+                                                                      learned):
+    import json
+    rc = sasc(["protect", "train", str(five_topics), "--persona", PERSONA, "--ranker", "linear", "--approach",
+               approach, "--objective", objective, "--depth", "20", "--json"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    info = json.loads(out)
+    assert (info["objective"], info["ranker_objective"]) == (objective, learned)
