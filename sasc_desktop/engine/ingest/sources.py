@@ -34,8 +34,10 @@ _STRICT = re.compile(_STRICT_FROM)
 # An mbox separator (group 1 or 2): "From " at the start of the file (after a byte order mark
 # and blank lines) or after an empty line; or a strict From_ line after any line (mailboxes
 # whose writer put no blank line between messages; a body line "From here on..." is none).
-_SEPARATOR = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?(?:\r?\n)*|(?<=\n\n)|(?<=\n\r\n))(From [^\n]*\n)"
-                        rb"|(?<=\n)(" + _STRICT_FROM + rb")")
+# A byte order mark may come before a later separator too: mailboxes saved with one and joined
+# (cat a.mbox b.mbox) have one at the start of each.
+_SEPARATOR = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?(?:\r?\n)*|(?:(?<=\n\n)|(?<=\n\r\n))(?:\xef\xbb\xbf)?)(From [^\n]*\n)"
+                        rb"|(?<=\n)(?:\xef\xbb\xbf)?(" + _STRICT_FROM + rb")")
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
 # Apple Mail's .emlx: a line with the message's length in bytes, the message, an XML plist.
 _EMLX_LENGTH = re.compile(rb"[ \t]*(\d{1,12})[ \t]*\r?\n")
@@ -129,7 +131,7 @@ def _count_mbox(path: Path) -> int:
 def _separators(mm) -> list[tuple[int, int]]:
     """(start, end) of every mbox separator line, up to and including its newline: "From " at
     the start of the file (after a byte order mark and blank lines) or after an empty line, or
-    a strict From_ line after any line. Same matches as _SEPARATOR, found with find() (C
+    a strict From_ line after any line; either with a byte order mark before it (joined files). Same matches as _SEPARATOR, found with find() (C
     speed) instead of a regex tried at every byte."""
     found = []
     size = len(mm)
@@ -142,15 +144,18 @@ def _separators(mm) -> list[tuple[int, int]]:
     pos = _LEAD.match(mm).end()
     if mm[pos:pos + 5] == b"From ":
         line(pos)
-    while True:
-        i = mm.find(b"\nFrom ", pos)
-        if i < 0:
-            break
-        if (i >= 1 and mm[i - 1] == 10) or (i >= 2 and mm[i - 2:i] == b"\n\r") or _STRICT.match(mm, i + 1):
-            line(i + 1)
-        pos = i + 1
-        if pos >= size:
-            break
+    for marker, pos in ((b"\nFrom ", pos), (b"\n\xef\xbb\xbfFrom ", 0)):   # (the second: joined mailboxes)
+        at = len(marker) - 5   # where "From" starts, after the newline
+        while True:
+            i = mm.find(marker, pos)
+            if i < 0:
+                break
+            if (i >= 1 and mm[i - 1] == 10) or (i >= 2 and mm[i - 2:i] == b"\n\r") or _STRICT.match(mm, i + at):
+                line(i + at)
+            pos = i + 1
+            if pos >= size:
+                break
+    found.sort()
     return found
 
 
@@ -169,6 +174,8 @@ def iter_mbox(path: Path, folder: str, start: int = 0, single: str | None = None
             if n <= start:
                 continue
             data = mm[a:b]
+            if data.endswith(b"\xef\xbb\xbf"):   # (the next mailbox's byte order mark, joined after this one)
+                data = data[:-3]
             if data.endswith(b"\n\n"):
                 data = data[:-1]
             elif data.endswith(b"\r\n\r\n"):
