@@ -38,6 +38,25 @@ def _save(fig, out, name: str) -> str:
     return name
 
 
+def per_topic_series(result: dict) -> tuple[str, dict[str, list[tuple[str, list[float]]]]]:
+    """What per_topic_csdcg.png plots: its measure (the first CS-DCG evaluation measure, else the
+    first measure) and, per ranker, ``(approach, values)`` for every approach of the experiment
+    (with and without cluster replacement) with a defined value on some topic, the values sorted
+    best to worst (undefined topics left out)."""
+    measures = result["measures"]
+    cs = next((m for m in measures if m.split("@")[0] == "CS-DCG"), measures[0])
+    by = {(r["ranker"], r["approach"], r["measure"]): r for r in result["results"]}
+    out: dict[str, list[tuple[str, list[float]]]] = {}
+    for rk in result["rankers"]:
+        out[rk] = []
+        for a in result["approaches"]:
+            r = by.get((rk, a, cs))
+            vals = sorted((v for v in (r or {}).get("per_topic", {}).values() if v is not None), reverse=True)
+            if vals:
+                out[rk].append((a, vals))
+    return cs, out
+
+
 def write_report(result: dict, out_dir) -> list[str]:
     """Write the CSV tables and PNG charts into ``out_dir`` (made when missing); returns the
     file names. A file system problem is an :class:`InputError` naming the folder."""
@@ -100,24 +119,30 @@ def _write_report(result: dict, out_dir) -> list[str]:
     ax.legend(title="ranker")
     files.append(_save(fig, out, "approaches.png"))
 
-    # 2. per-topic CS-DCG sorted best to worst, with and without cluster replacement
-    cs = next((m for m in result["measures"] if m.startswith("CS-DCG")), m0)
-    rk = "ca" if "ca" in rankers else rankers[-1]
-    fig, ax = plt.subplots(figsize=(8, 4.8))
-    for a in ("joint", "joint+cr", "postfilter", "postfilter+cr", "relevance", "relevance+cr"):
-        r = by.get((rk, a, cs))
-        if r is None:
-            continue
-        vals = sorted((v for v in r["per_topic"].values() if v is not None), reverse=True)
-        ax.plot(range(1, len(vals) + 1), vals, marker="o", ms=3, linestyle="--" if a.endswith("+cr") else "-", label=a)
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("topics, sorted best to worst")
-    ax.set_ylabel(cs)
-    ax.set_title(f"Per-topic {cs} ({rk}); dashed = with cluster replacement")
-    ax.legend(fontsize=8)
+    # 2. per-topic CS-DCG sorted best to worst: every approach run, one panel per ranker
+    cs, series = per_topic_series(result)
+    fig, axes = plt.subplots(1, len(rankers), figsize=(min(20, max(8, 4.6 * len(rankers))), 4.8), sharey=True,
+                             squeeze=False)
+    bases = list(dict.fromkeys(a.removesuffix("+cr") for a in approaches))
+    for ax, rk_ in zip(axes[0], rankers):
+        for a, vals in series[rk_]:
+            ax.plot(range(1, len(vals) + 1), vals, marker="o", ms=3, color=f"C{bases.index(a.removesuffix('+cr')) % 10}",
+                    linestyle="--" if a.endswith("+cr") else "-", label=a)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xlabel("topics, sorted best to worst")
+        ax.set_title(rk_)
+        if series[rk_]:
+            ax.legend(fontsize=8)
+        else:
+            ax.text(0.5, 0.5, f"no topic has a defined {cs}\n(for any approach)", ha="center", va="center",
+                    transform=ax.transAxes)
+    axes[0][0].set_ylabel(cs)
+    fig.suptitle(f"Per-topic {cs}" + ("; dashed = with cluster replacement" if any(a.endswith("+cr") for a in approaches)
+                                      else ""))
     files.append(_save(fig, out, "per_topic_csdcg.png"))
 
     # 3. score against cutoff
+    rk = "ca" if "ca" in rankers else rankers[-1]
     fig, ax = plt.subplots(figsize=(8, 4.8))
     for c in result.get("cutoff_curves", []):
         if c["ranker"] != rk:

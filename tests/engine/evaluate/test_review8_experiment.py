@@ -161,3 +161,51 @@ def test_protect_train_json_says_what_the_linear_ranker_learned_from(five_topics
     assert rc == 0
     info = json.loads(out)
     assert (info["objective"], info["ranker_objective"]) == (objective, learned)
+
+
+# ------------------------------------------------------------- 5. the per-topic chart
+def _has_colour(png, rgb, tol=0.02):
+    import matplotlib.image as mpimg
+    img = mpimg.imread(png)[..., :3]
+    return bool((np.abs(img - np.array(rgb)).max(axis=-1) < tol).any())
+
+
+C0, C1 = (0x1f / 255, 0x77 / 255, 0xb4 / 255), (0xff / 255, 0x7f / 255, 0x0e / 255)   # matplotlib's first colours
+
+
+def test_per_topic_chart_plots_the_approaches_run(exp_project, tmp_path):
+    """It plotted only joint, postfilter and relevance (of one ranker): with demote and
+    prefilter it was an empty chart and matplotlib warned "No artists with labels found"."""
+    import warnings
+    from sasc_desktop.engine.evaluate.experiment_report import per_topic_series, write_report
+    with Session.open(exp_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["bm25", "linear"], approaches=["demote", "prefilter"],
+                               classifier="oracle", depth=20, cluster_replacement=True,
+                               eval_measures=["nDCG@10", "CS-DCG@10(cost=12)"])
+    cs, series = per_topic_series(res)
+    assert cs == "CS-DCG@10(cost=12)"
+    by = {(r["ranker"], r["approach"]): r["per_topic"] for r in res["results"] if r["measure"] == cs}
+    for rk in ("bm25", "linear"):
+        assert [a for a, _ in series[rk]] == ["demote", "demote+cr", "prefilter", "prefilter+cr"]
+        for a, vals in series[rk]:
+            assert vals == sorted(by[(rk, a)].values(), reverse=True) and len(vals) == res["n_topics"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        files = write_report(res, tmp_path / "rep")
+    assert "per_topic_csdcg.png" in files
+    png = tmp_path / "rep" / "per_topic_csdcg.png"
+    assert _has_colour(png, C0) and _has_colour(png, C1)      # demote's and prefilter's lines
+
+
+def test_per_topic_chart_without_any_defined_value_says_so(zero_project, tmp_path):
+    import warnings
+    from sasc_desktop.engine.evaluate.experiment_report import per_topic_series, write_report
+    with Session.open(zero_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["linear"], approaches=["prefilter"], classifier="oracle", depth=20,
+                               eval_measures=["nCS-DCG@10(cost=0)"])
+    assert per_topic_series(res) == ("nCS-DCG@10(cost=0)", {"linear": []})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        files = write_report(res, tmp_path / "rep")
+    assert "per_topic_csdcg.png" in files
+    assert not _has_colour(tmp_path / "rep" / "per_topic_csdcg.png", C0)
