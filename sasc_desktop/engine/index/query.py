@@ -326,6 +326,43 @@ def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str
     return "".join(out)
 
 
+_GROUP_TOKEN = re.compile(r'\[[^\]]*\]|\{[^}]*\}|"[^"]*"|[()]|[^\s()]+')
+_DATE_GROUP = re.compile(r"\bdate:\(")
+
+
+def _date_groups(text: str) -> str:
+    """date:(2001-03 2001-05) -> (date:2001-03 date:2001-05): each value of a date: group gets
+    its own date: (Whoosh reads a group's values as words of the date field: no date matched),
+    operators, brackets and NOT/- kept. Then, as anywhere, values side by side are either
+    (filters of one field are OR-ed) and one-sided bounds narrow: date:(>2001-03 <2001-06) is
+    the time between. An unclosed group is left as written (the syntax check names it)."""
+    while True:
+        m = _DATE_GROUP.search(text)
+        if m is None:
+            return text
+        depth, out, end = 1, ["("], None
+        for tok in _GROUP_TOKEN.finditer(text, m.end()):
+            word = tok.group(0)
+            if word == "(":
+                depth += 1
+            elif word == ")":
+                depth -= 1
+                if depth == 0:
+                    end = tok.end()
+                    out.append(")")
+                    break
+            elif word in ("AND", "OR", "NOT") or word in _BINARY_OPERATORS:
+                pass
+            elif word.startswith("-") and len(word) > 1:
+                word = "-date:" + word[1:]
+            else:
+                word = "date:" + word
+            out.append(word)
+        if end is None:
+            return text
+        text = text[:m.start()] + " ".join(out).replace("( ", "(").replace(" )", ")") + text[end:]
+
+
 def _normalise_dates(text: str, query: str | None = None) -> tuple[str, dict[str, str]]:
     """date:2001-03-05, date:>2001-03, date:<=2001 and ISO ranges -> Whoosh's compact forms;
     with each compact value's text as the user wrote it (for messages), and under "" every
@@ -524,7 +561,12 @@ def _filter_key(q):
 
 
 def _is_filter(q) -> bool:
-    """A query on filter fields only: from:ann, from:"Ann Lee" (an And), from:(ann OR bob)."""
+    """A query on filter fields only: from:ann, from:"Ann Lee" (an And), from:(ann OR bob),
+    (date:2001 NOT date:2001-05) (an AndNot: a filter too, so budget beside it must match)."""
+    if isinstance(q, wq.AndNot):
+        return _is_filter(q.a) and _is_filter(q.b)
+    if isinstance(q, wq.Not):
+        return _is_filter(q.query)
     if isinstance(q, (wq.And, wq.Or)):
         kids = list(q.children())
         return bool(kids) and all(_is_filter(k) for k in kids)

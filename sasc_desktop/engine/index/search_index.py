@@ -30,7 +30,7 @@ from whoosh.writing import SegmentWriter
 from ..errors import ProjectError, QueryError, SascError
 from .fastscore import FastScorer, plan
 from .query import (DATE_HINT, STEMMED_FIELDS, _bare_thread_ids, _check_syntax,
-                    _filters_restrict, _fixed_and_not, _ImplicitGroup, _LongWord, _normalise_dates, _NoLongWords,
+                    _date_groups, _filters_restrict, _fixed_and_not, _ImplicitGroup, _LongWord, _normalise_dates, _NoLongWords,
                     _Parser, _phrases_without_positions, _query_problem, _quoted_urls, expansions, wanted_leaves)
 from .schema import (_MAXSIZE as MAX_WORD, DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document,
                      build_schema, date_items, text_analyzer)
@@ -501,7 +501,7 @@ class SearchIndex:
         schema = self.schema
         searchable = sorted(set(schema.names()) - {"id", "doc_id"})
         text = _check_syntax(_quoted_urls(text), searchable, original)   # (field names lower-cased)
-        text, dates = _normalise_dates(text, original)
+        text, dates = _normalise_dates(_date_groups(text), original)
         try:
             # (normalised after the filters are placed: Whoosh's normalising merges an OR's
             # overlapping date ranges, and groups the user typed into groups around them)

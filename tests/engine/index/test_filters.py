@@ -85,6 +85,12 @@ def shapes(rng):
         (f"{w} NOT from:{a} date:{y1}", but_not(both(word(w), dt(y1)), fr(a))),
         (f"date:{y1} date:{bound} date:{y2}", both(either(dt(y1), dt(y2)), dt(bound))),   # a bound narrows
         (f"date:{y1} OR date:{bound}", either(dt(y1), dt(bound))),
+        (f"date:({y1} {y2}) from:{a}", both(either(dt(y1), dt(y2)), fr(a))),           # a date group
+        (f"{w} date:({y1} OR {y2})", both(word(w), either(dt(y1), dt(y2)))),
+        (f"date:(>2001-03 <2001-09) {w}", both(word(w), dt(">2001-03"), dt("<2001-09"))),
+        (f"{w} date:({y1} NOT {y2})", both(word(w), but_not(dt(y1), dt(y2)))),
+        (f"{w} (date:{y1} NOT date:{y2})", both(word(w), but_not(dt(y1), dt(y2)))),   # a filter with a NOT
+        (f"{w} (from:{a} -from:{b})", both(word(w), but_not(fr(a), fr(b)))),
     ]
 
 
@@ -116,6 +122,8 @@ def test_filters_against_a_scan(oracle, seed):
     ("date:2000 date:2002", "date:2000 OR date:2002"),
     ("date:>2001-03 date:<2001-09", "date:>2001-03 AND date:<2001-09"),
     ("from:ann to:bob date:2001", "from:ann AND to:bob AND date:2001"),
+    ("date:(2000 2002)", "date:2000 OR date:2002"),
+    ("power date:(2001-03 OR 2000-12)", "power AND (date:2001-03 OR date:2000-12)"),
 ])
 def test_reviewers_cases_read_as_written_out(oracle, query, same_as):
     session, _docs = oracle
