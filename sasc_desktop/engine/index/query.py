@@ -313,7 +313,8 @@ def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str
         raise fail('a \'"\' is not closed; put a phrase between two quotes, e.g. "budget meeting"')
     if opened:
         field = opened[-1][1]
-        example = f"{field}:(budget meeting)" if field else "(budget OR lunch) AND meeting"
+        examples = {"date": "2001-03 2001-05", "from": "ann bob", "to": "ann bob", "folder": "inbox sent"}
+        example = f"{field}:({examples.get(field, 'budget meeting')})" if field else "(budget OR lunch) AND meeting"
         raise fail(f'a "(" is not closed; close the group with ")", e.g. {example}')
     words = "".join(out).replace("(", " ( ").replace(")", " ) ").split()
     for k, word in enumerate(words):

@@ -78,6 +78,8 @@ HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-0
     # the reviewer's: searched for the word "subject"
     ("subject:(", 'a "(" is not closed; close the group with ")", e.g. subject:(budget meeting)'),
     ("subject:(budget", 'a "(" is not closed; close the group with ")", e.g. subject:(budget meeting)'),
+    ("date:(2001-03", 'a "(" is not closed; close the group with ")", e.g. date:(2001-03 2001-05)'),
+    ("budget from:(ann", 'a "(" is not closed; close the group with ")", e.g. from:(ann bob)'),
     ("((budget", 'a "(" is not closed; close the group with ")", e.g. (budget OR lunch) AND meeting'),
     ("budget)", 'a ")" has no "(" before it; remove it, or add the "(" where the group starts'),
     # the reviewer's: body: searched for the word "body" while from: was an error
