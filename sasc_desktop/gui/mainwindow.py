@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import importlib
 import logging
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -43,6 +44,64 @@ def project_info(session: Session) -> dict[str, Any]:
     opening it did that its user should know (Session.notes: its search index rebuilt)."""
     return {"root": str(session.root), "stats": session.stats(), "settings": session.settings(),
             "personas": list_personas(session.store), "notes": list(session.notes)}
+
+
+class ChangeWatch:
+    """Worker-thread only: has another connection committed to the project's database since
+    the window last read its info? Another program (``sasc settings --set active_persona=...``,
+    ``sasc judgments import-categories``, ``sasc ingest``, a second window's Preferences) or this
+    window's own jobs. Read with SQLite's ``PRAGMA data_version`` on a connection of its own,
+    kept open with the project and used for nothing else: the value changes exactly when
+    another connection commits, and reading it reads no table. (Not on the store's connection:
+    the worker's thread-local connection is a new one for each job, and data_version is only
+    comparable on one connection.) A project open for reading only is not watched."""
+
+    def __init__(self) -> None:
+        self._session: Optional[Session] = None
+        self._con: Optional[sqlite3.Connection] = None
+        self._seen: Optional[int] = None   # data_version when the info was last read
+
+    def _version(self, session: Session) -> Optional[int]:
+        if session is not self._session:
+            self.close()
+            self._session = session
+            if not session.store.read_only:
+                try:
+                    self._con = sqlite3.connect(str(session.store.path), isolation_level=None,
+                                                check_same_thread=False, timeout=5.0)
+                except sqlite3.Error as exc:  # not watched: the info is read when the window reads it anyway
+                    log.warning("cannot watch %s for changes by other programs: %s", session.store.path, exc)
+        if self._con is None:
+            return None
+        try:
+            return self._con.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            log.warning("cannot read the data version of %s: %s", session.store.path, exc)
+            return None
+
+    def info(self, session: Session) -> dict[str, Any]:
+        """project_info(session), noting the version it was read at (read first: a commit made
+        while it reads is seen by the next :meth:`changed`)."""
+        seen = self._version(session)
+        info = project_info(session)
+        self._seen = seen
+        return info
+
+    def changed(self, session: Session) -> Optional[dict[str, Any]]:
+        """The project's info read afresh when another connection committed since it was last
+        read (or this session's info was never read here), else None: one pragma."""
+        known = session is self._session
+        seen = self._version(session)
+        if known and (seen is None or seen == self._seen):
+            return None
+        info = project_info(session)
+        self._seen = seen
+        return info
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+        self._session = self._con = self._seen = None
 
 
 def sample_query(session: Session) -> Optional[str]:
@@ -170,6 +229,7 @@ class MainWindow(QMainWindow):
         self._train_task: Optional[Task] = None  # the running training, while it can be cancelled
         self._check_task: Optional[Task] = None  # the running model quality check (Tools ▸ Check model quality…)
         self._preload: Optional[threading.Thread] = None
+        self._watch = ChangeWatch()     # used on the worker thread only
         self._search_seq = 0
         self._closing = False          # the window waits for the background job to stop, then closes
         self._closed = False           # closed: late callbacks have nothing to report to
@@ -405,7 +465,7 @@ class MainWindow(QMainWindow):
             old, self.session = self.session, new
             if old is not None:
                 old.close()
-            return project_info(new)
+            return self._watch.info(new)
 
         def done(info):
             self._loading -= 1
@@ -519,13 +579,23 @@ class MainWindow(QMainWindow):
         return self.worker.run(run, ok, bad, label=label)
 
     def refresh_info(self) -> Task:
-        return self._on_project(project_info, self._info_refreshed, label="Reading the project")
+        return self._on_project(self._watch.info, self._info_refreshed, label="Reading the project")
 
     def _info_refreshed(self, info) -> None:
+        """The project's info read afresh (after an import, or when another program or a
+        background job changed the project: ChangeWatch): the status bar, the actions that need
+        personas and the model quality window follow it."""
         self.info = info
         self._update_status()
         self._update_train_action()
         self._update_quality_persona()
+
+    def _changed_info(self, info: Optional[dict[str, Any]], gen: int) -> None:
+        """``info`` read with a search or a message (ChangeWatch.changed: None when nothing
+        changed), shown while its project is: also when the search itself is no longer wanted
+        (a newer one was asked for), since the watch has counted it as read."""
+        if info is not None and gen == self._project_gen:
+            self._info_refreshed(info)
 
     def ask_new_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the new project", str(Path.home()))
@@ -619,9 +689,11 @@ class MainWindow(QMainWindow):
         self.flash(f"Searching for {query}…" + (f" ({DURING_IMPORT})" if self._importing else ""), 0)
 
         def done(value):
+            # (drawn only when no newer search was started and no other project opened since)
+            result, probs, missing, changed = value
+            self._changed_info(changed, gen)  # the persona and counts the results were computed with
             if seq != self._search_seq or gen != self._project_gen:
-                return  # a newer search was started, or another project opened since
-            result, probs, missing = value
+                return
             self.state.add_query(query)
             self.search_panel.set_history(self.state.history)
             # J / K across a page boundary: show_result selects (and opens) the row asked for and
@@ -655,7 +727,7 @@ class MainWindow(QMainWindow):
             # this worker (a session taken when the search was asked for could be the one left).
             session = self.session
             if session is None or gen != self._project_gen:
-                return None, None, 0
+                return None, None, 0, None
             # Messages another program's import or 'sasc reindex' left unindexed (interrupted) are
             # indexed first, as opening the project does; while that program still holds the
             # import lock, nothing is done and the result line says how many are missing. One
@@ -663,7 +735,10 @@ class MainWindow(QMainWindow):
             # (its messages are its own to index).
             missing = 0 if self._importing else session.complete_index(progress_)
             result, probs = search_once(session)
-            return result, probs, missing
+            # Another program may have changed the project (the active persona, personas
+            # imported, mail added): its info read afresh, so the status bar names the persona
+            # whose sensitivity these results show (one pragma when nothing changed).
+            return result, probs, missing, self._watch.changed(session)
 
         def search_once(session):
             try:
@@ -691,16 +766,21 @@ class MainWindow(QMainWindow):
 
         gen = self._project_gen
 
-        def done(payload):
+        def done(value):
+            payload, changed = value
+            self._changed_info(changed, gen)  # the persona its sensitivity line explains
             if seq == self._doc_seq and gen == self._project_gen:
                 self.doc_view.show_document(payload)
                 self.document_shown.emit(doc_id)
 
+        def load(session):
+            payload = load_document(session, doc_id, terms)
+            return payload, self._watch.changed(session)
+
         def failed(exc):
             if gen == self._project_gen:  # not a message of the project being left
                 self.show_error(f"Opening the message {doc_id}", exc, _details(exc))
-        return self._on_project(lambda session: load_document(session, doc_id, terms), done, failed,
-                                label=f"Opening the message {doc_id}")
+        return self._on_project(load, done, failed, label=f"Opening the message {doc_id}")
 
     def show_syntax_help(self) -> SyntaxHelpDialog:
         """The query syntax window: non-modal (a query can be typed while it is open), one window
@@ -921,13 +1001,14 @@ class MainWindow(QMainWindow):
     def _update_quality_persona(self) -> None:
         """The dialog names the persona a check would cover: the active persona, else the first
         (current_persona's choice)."""
-        if self.quality_dialog is None:
-            return
+        if self.quality_dialog is None or self.quality_dialog.running:
+            return  # (a running check's persona stays named until it ends: then this is called again)
         personas = (self.info or {}).get("personas") or []
         active = (self.info or {}).get("settings", {}).get("active_persona")
         chosen = next((p for p in personas if p["id"] == active), personas[0] if personas else None)
         self.quality_dialog.set_persona(None if chosen is None else (chosen.get("name") or chosen["id"]),
-                                        (self.info or {}).get("root"))
+                                        (self.info or {}).get("root"),
+                                        None if chosen is None else chosen["id"])
 
     def show_quality(self) -> Optional[QualityDialog]:
         """Tools ▸ Check model quality…: the non-modal dialog for the current persona."""
@@ -956,6 +1037,9 @@ class MainWindow(QMainWindow):
             on_error(SascError(refusal))
             return None
         gen = self._project_gen
+        # The persona the window names, whatever another program made active meanwhile: the
+        # figures are always for the persona shown above them.
+        persona = self.quality_dialog.persona_id if self.quality_dialog is not None else None
         self.flash("Checking the sensitivity model's quality…", 3000)
 
         def progress(done, total, message):
@@ -968,6 +1052,7 @@ class MainWindow(QMainWindow):
             self._check_task = None
             self._job_progress(0, None, "")
             self._update_train_action()
+            self._update_quality_persona()  # a persona changed while it ran is named now (the task is done)
 
         def done(value):
             cancelled = task.cancelled  # cancelled after its last step: no figures all the same
@@ -990,6 +1075,7 @@ class MainWindow(QMainWindow):
             on_error(exc)
             self.flash(f"Model quality check did not run: {exc}", 10000)
             self.quality_check_failed.emit(exc)
+            self.refresh_info()  # (a persona removed by another program: the window names the one now current)
 
         def failed(exc):
             finish()
@@ -999,7 +1085,7 @@ class MainWindow(QMainWindow):
 
         def run(progress_):
             try:
-                return check_current_persona(session, progress_, options)
+                return check_current_persona(session, progress_, options, persona=persona)
             finally:
                 session.store.close()  # this thread's connection: a closed project keeps none open
         task = self.background.run(run, done, failed, label="Checking the sensitivity model's quality",
@@ -1019,7 +1105,7 @@ class MainWindow(QMainWindow):
             dlg.accepted.connect(lambda: self.save_preferences(dlg.values()))
             self.prefs_dialog = dlg
             dlg.open()
-        return self._on_project(project_info, ready, label="Reading the preferences")
+        return self._on_project(self._watch.info, ready, label="Reading the preferences")
 
     def save_preferences(self, values: dict[str, Any]) -> Optional[Task]:
         """Save the settings changed, to the project open now; its refreshes only while that
@@ -1098,6 +1184,7 @@ class MainWindow(QMainWindow):
             # project open when it runs: one whose open was still queued when the window closed
             # is closed too, not left open.
             session, self.session = self.session, None
+            self._watch.close()
             if session is not None:
                 session.close()
         self.worker.run(close_project, label="Closing the project")

@@ -116,10 +116,17 @@ def result_text(value: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check_current_persona(session, progress, options: dict[str, Any]) -> dict[str, Any]:
-    """Worker-thread: nested cross-validation of the current persona's model (the active one,
-    else the first). Reads only."""
-    sens = current_persona(session)
+def check_current_persona(session, progress, options: dict[str, Any], persona: Optional[str] = None) -> dict[str, Any]:
+    """Worker-thread: nested cross-validation of ``persona``'s model (the persona the window
+    names), or without it the current persona's (the active one, else the first). Reads only."""
+    if persona is not None:
+        chosen = next((p for p in session.personas() if p["id"] == persona), None)
+        if chosen is None:
+            raise ProjectError(f"the persona {persona!r} is no longer in this project (another program changed "
+                               "its personas)")
+        sens = {"persona": chosen["id"], "persona_name": chosen.get("name") or chosen["id"]}
+    else:
+        sens = current_persona(session)
     if sens is None:
         raise ProjectError(no_personas_message(session.root))
     start = time.monotonic()
@@ -146,6 +153,7 @@ class QualityDialog(QDialog):
         self.value: Optional[dict[str, Any]] = None   # the last result shown (see check_current_persona)
         self._blocked: Optional[str] = None
         self._has_persona = False
+        self.persona_id: Optional[str] = None  # the persona named, which a run checks
 
         self.persona_label = QLabel("")
         self.persona_label.setObjectName("qualityPersona")
@@ -287,9 +295,11 @@ class QualityDialog(QDialog):
     def options(self) -> dict[str, Any]:
         return {"optimise": self.optimise.currentData(), "kind": self.kind.currentData(), "folds": self.folds.value()}
 
-    def set_persona(self, name: Optional[str], root: Optional[str] = None) -> None:
-        """The persona a run would check (None: the project at ``root`` has none)."""
+    def set_persona(self, name: Optional[str], root: Optional[str] = None, persona_id: Optional[str] = None) -> None:
+        """The persona a run checks (None: the project at ``root`` has none); ``persona_id``:
+        its id, which the main window's check runs for."""
         self._has_persona = name is not None
+        self.persona_id = persona_id if name is not None else None
         if name is None:
             head, _, rest = no_personas_message(root).partition(": ")
             self.persona_label.setText(f"<b>{html.escape(head[:1].upper() + head[1:])}</b>: {html.escape(rest)}.")
