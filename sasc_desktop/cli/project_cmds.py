@@ -90,7 +90,10 @@ def register(sub) -> None:
                    help="the joint approaches' objective measure, one where higher is better (F-docs, Withheld, "
                         "Empty are refused); its k is the depth the static and threshold cutoffs are learned at")
     p.add_argument("--depth", type=int, default=200, help="candidates per topic")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON; static_value and threshold_value are null when not learned "
+                        "(cutoff_problem says why); a learned threshold of -inf, every document passes, is "
+                        "threshold_value null with threshold_every_document true")
     p.set_defaults(func=cmd_protect_train)
 
     p = sub.add_parser("show", help="show one document's whole record")

@@ -70,7 +70,9 @@ def register(sub) -> None:
     p.add_argument("--ca-iterations", type=_int_at_least(1), default=25)
     p.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR",
                    help="folder for the CSV tables and charts (made when missing; checked before the experiment runs)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON; in learned_policies a learned threshold of -inf, every "
+                        "document passes, is value null with every_document true")
     p.set_defaults(func=cmd_experiment)
 
     # the --protect side of `sasc search` (its parser is made in project_cmds)

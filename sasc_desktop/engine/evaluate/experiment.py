@@ -434,8 +434,10 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                         learned = learn_score_threshold(
                             lambda th: _mean(score_lists(ndcgf, valid, [l[:k][vscores[valid.group(t)][l[:k]] >= th]
                                                                        for t, l in enumerate(vlists)])), vscores)
+                    # a threshold of -inf: every document passes ("value" null, "every_document" true)
                     learned_policy.append({"fold": f, "ranker": r, "approach": a, "cutoff": cutoff,
-                                           "value": float(learned) if np.isfinite(learned) else None})
+                                           "value": float(learned) if np.isfinite(learned) else None,
+                                           "every_document": bool(learned == -np.inf)})
                 for c in range(curve_k + 1):
                     vals, ok = score_lists(measures[0], test, [l[:c] for l in lists])
                     curves[(r, a)][c] += float(vals[ok].sum())

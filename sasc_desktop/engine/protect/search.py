@@ -299,7 +299,9 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
     score are learned on the validation topics' lists as in the experiments
     (evaluate.experiment: the static cutoff maximising the objective measure, the score
     threshold maximising nDCG_f@k; policies.learn_static_cutoff / learn_score_threshold).
-    Otherwise they are not learned and ``cutoff_problem`` says why. ``ranker_objective`` is the
+    Otherwise they are not learned and ``cutoff_problem`` says why. The result's
+    ``threshold_every_document`` is True when the learned threshold is -inf (every document
+    passes: JSON shows its ``threshold_value`` as null). ``ranker_objective`` is the
     measure the ranker itself learned from: the objective for the joint approaches' listwise
     rankers, nDCG@k for the other approaches' (they rank by relevance), the objective for the
     joint linear ranker only when it has costs (else the grades: None), None for BM25."""
@@ -356,7 +358,11 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
         payload.update(model=model, columns=cols, topics=data.n_topics, ranker_objective=model.objective_)
     payload["seconds"] = time.perf_counter() - t0
     path = write_model_file(_model_path(session, persona, approach), MODEL_FORMAT, MODEL_FORMAT_VERSION, payload)
-    return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path)}
+    # a learned threshold of -inf is "no threshold: every document" (JSON has no -inf: its
+    # threshold_value is null there, as when nothing was learned; this says which)
+    every = payload["threshold_value"] is not None and payload["threshold_value"] == float("-inf")
+    return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path),
+                                                                    "threshold_every_document": every}
 
 
 def _mean_defined(result) -> float:

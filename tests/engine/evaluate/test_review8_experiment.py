@@ -209,3 +209,42 @@ def test_per_topic_chart_without_any_defined_value_says_so(zero_project, tmp_pat
         files = write_report(res, tmp_path / "rep")
     assert "per_topic_csdcg.png" in files
     assert not _has_colour(tmp_path / "rep" / "per_topic_csdcg.png", C0)
+
+
+# ------------------------------------------------------------- 6. a learned threshold of -inf
+@pytest.fixture(scope="module")
+def train_copy(exp_project, tmp_path_factory):
+    dst = tmp_path_factory.mktemp("train") / "proj"
+    shutil.copytree(exp_project, dst)
+    return dst
+
+
+def test_protect_train_json_says_when_the_threshold_is_every_document(train_copy, capsys):
+    """-inf (no threshold: every document) printed as "threshold_value": null, which read as
+    "not learned"; threshold_every_document says which."""
+    import json
+    from sasc_desktop.engine.protect.search import load_protection
+    seen = set()
+    for approach, ranker in (("joint", "linear"), ("relevance", "linear"), ("postfilter", "bm25"),
+                             ("relevance", "bm25")):
+        rc = sasc(["protect", "train", str(train_copy), "--persona", PERSONA, "--ranker", ranker, "--approach",
+                   approach, "--depth", "30", "--json"])
+        assert rc == 0
+        info = json.loads(capsys.readouterr().out)
+        with Session.open(train_copy) as s:
+            stored = load_protection(s, PERSONA, approach)["threshold_value"]      # the float itself
+        assert isinstance(info["static_value"], int)          # learned (not a cutoff_problem)
+        every = stored == float("-inf")
+        assert info["threshold_every_document"] is every
+        assert info["threshold_value"] == (None if every else stored)
+        seen.add(every)
+    assert seen == {True, False}      # both cases were met
+
+
+def test_experiment_learned_policies_say_when_the_threshold_is_every_document(exp_project):
+    with Session.open(exp_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["linear"], approaches=["joint", "prefilter", "postfilter"],
+                               classifier="oracle", depth=30, cutoff="threshold", eval_measures=["nDCG@10"])
+    pols = res["learned_policies"]
+    assert all(p["every_document"] is (p["value"] is None) for p in pols)
+    assert {p["every_document"] for p in pols} == {True, False}
