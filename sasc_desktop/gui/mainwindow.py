@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QToolButton,
                                QVBoxLayout, QWidget)
@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
         self._check_task: Optional[Task] = None  # the running model quality check (Tools ▸ Check model quality…)
         self._preload: Optional[threading.Thread] = None
         self._watch = ChangeWatch()     # used on the worker thread only
+        self._change_check: Optional[Task] = None  # the pending check_changes job
         self._search_seq = 0
         self._closing = False          # the window waits for the background job to stop, then closes
         self._closed = False           # closed: late callbacks have nothing to report to
@@ -287,6 +288,7 @@ class MainWindow(QMainWindow):
         self._action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         t = self.menuBar().addMenu("&Tools")
         self.tools_menu = t
+        t.aboutToShow.connect(self.check_changes)  # personas imported elsewhere enable Train as the menu opens
         self.train_action = self._action(t, "&Train sensitivity model…", self.train_model, QKeySequence("Ctrl+Shift+T"))
         self.train_action.setStatusTip("Train the current persona's sensitivity classifier on its judged messages")
         self.quality_action = self._action(t, "Check model &quality…", self.show_quality)
@@ -589,6 +591,38 @@ class MainWindow(QMainWindow):
         self._update_status()
         self._update_train_action()
         self._update_quality_persona()
+
+    def check_changes(self, then: Optional[Callable[[], None]] = None) -> Optional[Task]:
+        """Has another program changed the project since the window last read it (personas
+        imported with `sasc judgments import-categories`, as the persona tooltip tells the user to
+        do; mail ingested; the active persona set)? One pragma on the worker (ChangeWatch); when
+        it has, the project's info is read afresh and the status bar, Train, Check model quality
+        and the quality window follow it. Run when the window is activated (the archivist comes
+        back from the terminal), when the Tools menu opens, and before a training or a quality
+        check. ``then()`` runs on the UI thread once it is known, while the same project is open."""
+        if self.info is None or self._loading > 0 or self._closed:
+            return None
+        if then is None and self._change_check is not None and not self._change_check.done:
+            return self._change_check  # one asked for already: it reads the same change
+
+        def got(info):
+            if info is not None:
+                self._info_refreshed(info)
+            if then is not None:
+                then()
+
+        def failed(exc):  # a check nobody asked for by name: logged, no dialog
+            log.warning("checking %s for changes failed: %s", (self.info or {}).get("root"), exc)
+        task = self._on_project(lambda session: self._watch.changed(session), got, failed,
+                                label="Checking the project for changes")
+        if then is None:
+            self._change_check = task
+        return task
+
+    def changeEvent(self, event):  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.check_changes()
 
     def _changed_info(self, info: Optional[dict[str, Any]], gen: int) -> None:
         """``info`` read with a search or a message (ChangeWatch.changed: None when nothing
@@ -907,9 +941,19 @@ class MainWindow(QMainWindow):
         worker (search and reading go on meanwhile), then re-run the current search and reload
         the message shown (or just asked for), so the sensitivity column and the evidence line
         show the new model. Callbacks arriving after another project was opened do nothing."""
-        if (self.info is None or not self.info.get("personas") or self._training or self._checking
-                or self._importing or self._loading > 0):
+        if self.info is None or self._training or self._checking or self._importing or self._loading > 0:
             return None
+        if not self.info.get("personas"):
+            # Personas may have been imported by another program since the window last looked:
+            # read the project again, then train if it has them now, else say how to get them.
+            def retry():
+                if self.info is not None and self.info.get("personas"):
+                    self.train_model()
+                elif self.info is not None:
+                    self.flash(capitalised(no_personas_message(self.info["root"])), 20000)
+            self.check_changes(retry)
+            return None
+        self.check_changes()  # the status bar names the persona the training is for
         gen = self._project_gen
         self.flash("Training the sensitivity model…", 3000)  # then its own line beside the Cancel button
 
@@ -1016,6 +1060,7 @@ class MainWindow(QMainWindow):
             return None
         if self.quality_dialog is None:
             self.quality_dialog = QualityDialog(self, self.check_quality)
+        self.check_changes()  # the persona named follows one made active (or imported) elsewhere
         self._update_quality_persona()
         self.quality_dialog.set_blocked(self._check_refusal())
         self.quality_dialog.show()
