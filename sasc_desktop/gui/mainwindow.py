@@ -149,6 +149,7 @@ def incomplete_note(missing: int) -> str:
             "the results are incomplete")
 
 
+PREFS_WHILE_LOADING = "A project is being opened: Preferences opens once it is open"
 IMPORT_OTHER_PROJECT = ("These mailboxes were chosen for a project that is no longer open; {name} is open now: "
                         "add them again to import them into it")
 
@@ -231,6 +232,8 @@ class MainWindow(QMainWindow):
         self._preload: Optional[threading.Thread] = None
         self._watch = ChangeWatch()     # used on the worker thread only
         self._change_check: Optional[Task] = None  # the pending check_changes job
+        self._prefs_task: Optional[Task] = None    # the settings being read for the Preferences dialog
+        self._prefs_after_open = False              # Preferences asked for while a project was opening
         self._search_seq = 0
         self._closing = False          # the window waits for the background job to stop, then closes
         self._closed = False           # closed: late callbacks have nothing to report to
@@ -458,6 +461,7 @@ class MainWindow(QMainWindow):
         if self.quality_dialog is not None:
             self.quality_dialog.clear()
         self._update_train_action()
+        self.prefs_action.setEnabled(True)  # Ctrl+, meanwhile: said, and opened once the project is open
 
         def op(progress):
             # The cancelled training ends first (its callbacks are queued before ours), then the
@@ -483,6 +487,12 @@ class MainWindow(QMainWindow):
                 return
             self._update_train_action()
             self._update_quality_persona()
+            if self._loading == 0:
+                self.prefs_action.setEnabled(self.info is not None)
+                if self._prefs_after_open:  # for the project that did not open: not shown
+                    self._prefs_after_open = False
+                    if self.message_label.text() == PREFS_WHILE_LOADING:
+                        self.flash("", 0)
             dlg = self.import_dialog
             if dlg is not None and self.info is not None and dlg.project_root == self.info["root"]:
                 dlg.project_gen = self._project_gen  # the project it imports into is still the one open
@@ -524,6 +534,9 @@ class MainWindow(QMainWindow):
             self.flash(f"Opened {info['root']}", 5000)
         self.project_loaded.emit(info)
         self.focus_query()
+        if self._prefs_after_open and self._loading == 0:  # Ctrl+, pressed while it opened
+            self._prefs_after_open = False
+            self.show_preferences()
 
     def _update_status(self) -> None:
         if not self.info:
@@ -1141,16 +1154,39 @@ class MainWindow(QMainWindow):
 
     # preferences ------------------------------------------------------------------------
     def show_preferences(self) -> Optional[Task]:
+        """File ▸ Preferences… (Ctrl+,): one dialog, however often it is asked for. The settings
+        are read on the worker first; while that read waits behind other work, asking again
+        does nothing more (and an open dialog is raised). While a project is being opened the
+        status line says Preferences opens once it is open, and it does then."""
+        dlg = self.prefs_dialog
+        if dlg is not None and dlg.isVisible():
+            dlg.raise_()
+            dlg.activateWindow()
+            return None
+        if self._prefs_task is not None and not self._prefs_task.done:
+            return self._prefs_task  # asked for already: that one dialog comes
+        if self._loading > 0:
+            self._prefs_after_open = True
+            self.flash(PREFS_WHILE_LOADING, 0)
+            return None
         if self.info is None:
             return None
 
         def ready(info):
+            self._prefs_task = None
             self._info_refreshed(info)
+            if self.prefs_dialog is not None and self.prefs_dialog.isVisible():
+                return
             dlg = PreferencesDialog(self, info["settings"], info["personas"])
             dlg.accepted.connect(lambda: self.save_preferences(dlg.values()))
             self.prefs_dialog = dlg
             dlg.open()
-        return self._on_project(self._watch.info, ready, label="Reading the preferences")
+
+        def failed(exc):
+            self._prefs_task = None
+            self.show_error("Reading the preferences", exc, _details(exc))
+        self._prefs_task = self._on_project(self._watch.info, ready, failed, label="Reading the preferences")
+        return self._prefs_task
 
     def save_preferences(self, values: dict[str, Any]) -> Optional[Task]:
         """Save the settings changed, to the project open now; its refreshes only while that
