@@ -15,7 +15,11 @@ def register(subparsers) -> None:
         "evaluate", help="score runs with search-among-sensitive-content measures",
         description="Score one or more TREC runs. Measures are written like nCS-DCG@10(cost=12), "
                     "TERN@10(M=1), nDCG@10. Every pair of runs is compared with paired two-tailed "
-                    "t, Wilcoxon and sign tests on the topics defined for both.",
+                    "t, Wilcoxon and sign tests on the topics defined for both. A topic's pool (the "
+                    "measures' bounds and ideals) is its judged documents plus every document the "
+                    "sensitivity file judges that any run lists for it, shared by all runs; for "
+                    "nCS-DCG_f and nDCG_f the unjudged documents the runs list join it too (as sasc "
+                    "experiment pools its candidates), so those two are in [0, 1] for any run.",
         epilog="measures: " + "; ".join(spec.signature() for spec in measure_specs().values()))
     p.add_argument("--qrels", required=True, help="TREC qrels: topic 0 docid rel")
     p.add_argument("--sensitivity", help="sensitivity judgments: 'persona docid level' or 'topic persona docid level'")

@@ -90,6 +90,10 @@ class Measure:
     SPEC: ClassVar[MeasureSpec]
     # A fixed interval holding every value of the measure (None: none, or see value_range).
     RANGE: ClassVar[tuple[float, float] | None] = None
+    # True: evaluate_run's pools also hold every document the run lists (unjudged ones as
+    # grade 0, level 0; Judgments.pool_counts(unjudged=True)), so the bounds range over every
+    # list a run shows (the sub-list measures, nCS-DCG_f and nDCG_f; sasc experiment's rule)
+    LISTED_POOL: ClassVar[bool] = False
     k: int
     params: tuple[tuple[str, Any], ...] = ()
     explicit: tuple[str, ...] = ()
@@ -315,20 +319,34 @@ class Measure:
         return ((self._g(R) * self._d(R.shape[1])) * shown).sum(axis=1), (pen * shown).sum(axis=1)
 
 
+def listed_gaps(measures: Sequence[Measure]) -> int:
+    """How many unjudged listed documents per topic the pools of ``measures`` need (the
+    largest k of those with ``LISTED_POOL``; 0 when none has it): ``gaps`` for
+    :meth:`Judgments.with_listed`."""
+    return max((m.k for m in measures if m.SPEC.needs_pool and m.LISTED_POOL), default=0)
+
+
 def evaluate_run(measures: Sequence[Measure], run: Mapping[str, Sequence[str]], judgments: Judgments,
                  topics: Sequence[str] | None = None) -> dict[str, dict[str, float | None]]:
     """Score a run on every judged topic for several measures: ``{measure name: {topic: value
     or None}}``. Topics default to ``judgments.topics``; a topic missing from the run is an
-    empty list."""
+    empty list.
+
+    The pools are ``judgments.with_listed([run], listed_gaps(measures))``'s: a document with a
+    topic-independent sensitivity judgment that the run lists for a topic is in that topic's
+    pool, and for the measures with ``LISTED_POOL`` (nCS-DCG_f, nDCG_f) the unjudged documents
+    it lists are too, so these stay in [0, 1] for any list. To compare runs on shared bounds
+    pass ``judgments.with_listed(all_runs, listed_gaps(measures))`` (``sasc evaluate`` does)."""
     topics = tuple(judgments.topics if topics is None else topics)
     if not measures:
         return {}
     kmax = max(m.k for m in measures)
     R, S, lengths = judgments.ranked_levels(run, kmax, topics)
-    counts = judgments.pool_counts(topics) if any(m.SPEC.needs_pool for m in measures) else None
+    if any(m.SPEC.needs_pool for m in measures):
+        judgments = judgments.with_listed([run], listed_gaps(measures))
     out: dict[str, dict[str, float | None]] = {}
     for m in measures:
-        state = m.prepare_batch(counts) if m.SPEC.needs_pool else None
+        state = m.prepare_batch(judgments.pool_counts(topics, m.LISTED_POOL)) if m.SPEC.needs_pool else None
         vals, defined = m.score_batch(state, R[:, : m.k], S[:, : m.k], np.minimum(lengths, m.k))
         out[m.name] = {t: (float(v) if d else None) for t, v, d in zip(topics, vals.tolist(), defined.tolist())}
     return out
@@ -431,10 +449,13 @@ class NCSDCG(Measure):
 
 
 @_family("nCS-DCG_f", "CS-DCG normalised between its exact worst and best over all sub-lists of length <= k of "
-         "the judged pool (including the empty list): in [0, 1] for any list of judged documents.",
+         "the pool (including the empty list). Its pool is the topic's judged documents plus every document an "
+         "evaluated run lists for the topic (unjudged ones neither relevant nor sensitive; sasc experiment: "
+         "every candidate), so it is in [0, 1] for any list a run shows.",
          (COST, COSTS), normalised=True, needs_pool=True, cost_params=True)
 class NCSDCGF(NCSDCG):
     SUBLISTS: ClassVar[bool] = True
+    LISTED_POOL: ClassVar[bool] = True
 
 
 @_family("gCS-DCG", "gamma-CS-DCG: sum of (g_i d_i - c_i gamma^s_i), s_i = sensitive documents shown above rank i.",
@@ -544,9 +565,12 @@ class NDCGMin(_LabelMeasure):
 
 
 @_family("nDCG_f", "Carmel et al.: DCG of label scores normalised between W_f (the worst list with every positive "
-         "document removed) and I_f (the ideal list with every negative document removed); in [0, 1] for "
-         "any sub-list.", (FORBIDDEN, GAIN), normalised=True, needs_pool=True)
+         "document removed) and I_f (the ideal list with every negative document removed) of the pool: the "
+         "topic's judged documents plus every document an evaluated run lists for it (so a judged-sensitive "
+         "document a run shows is in W_f); in [0, 1] for any list a run shows.", (FORBIDDEN, GAIN), normalised=True, needs_pool=True)
 class NDCGF(_LabelMeasure):
+    LISTED_POOL: ClassVar[bool] = True
+
     def _bounds(self, counts3):
         counts, rel, lev = _classes(counts3)
         labels = self._labels(rel, lev)
@@ -634,4 +658,4 @@ class CSDCGSign(Measure):
         return np.where(v > EPS, 1.0, np.where(v < -EPS, -1.0, 0.0)), np.ones(len(R), bool)
 
 
-__all__ = ["Measure", "TopicState", "BatchState", "evaluate_run"]
+__all__ = ["Measure", "TopicState", "BatchState", "evaluate_run", "listed_gaps"]

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 from .formats import rank_run, read_qrels, read_run, read_sensitivity, run_tag
 from .judgments import Judgments
-from .measures import Measure, evaluate_run
+from .measures import Measure, evaluate_run, listed_gaps
 from .registry import parse_measure
 from .stats import paired_on_common
 
@@ -78,10 +78,17 @@ def unique_tags(tags: Sequence[str], paths: Sequence) -> list[str]:
 def evaluate_runs(runs: Mapping[str, Mapping[str, Sequence[str]]], judgments: Judgments,
                   measures: Sequence[Measure | str]) -> Report:
     """Score each run (tag -> topic -> ranked docids) on every judged topic and compare every
-    pair of runs (in the given order) on every measure, on the topics defined for both."""
+    pair of runs (in the given order) on every measure, on the topics defined for both.
+
+    Every run is scored on the same pools: ``judgments.with_listed(runs.values(), ...)``,
+    each topic's judged documents plus every document with a topic-independent sensitivity
+    judgment that any of the runs lists for it (and, for nCS-DCG_f and nDCG_f, the unjudged
+    ones they list; see :mod:`.judgments`), so the runs share their bounds and a
+    judged-sensitive document a run shows is inside them."""
     ms = [parse_measure(m) if isinstance(m, str) else m for m in measures]
     names = list(dict.fromkeys(m.name for m in ms))
     ms = [next(m for m in ms if m.name == n) for n in names]
+    judgments = judgments.with_listed(runs.values(), listed_gaps(ms))
     results: dict[str, dict[str, MeasureResult]] = {}
     for tag, run in runs.items():
         scored = evaluate_run(ms, run, judgments)

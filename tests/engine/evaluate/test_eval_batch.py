@@ -8,6 +8,7 @@ import pytest
 
 from sasc_desktop.engine.evaluate import (Judgments, MeasureError, counts_from_levels, evaluate_run,
                                           parse_measure)
+from sasc_desktop.engine.evaluate.measures import listed_gaps
 
 MEASURES = ["P@5", "DCG@5", "nDCG@5", "CS-DCG@5(cost=3)", "nCS-DCG@5(costs=0/2/6)", "nCS-DCG_f@5(cost=3)",
             "gCS-DCG@5(cost=3,gamma=0.5)", "ngCS-DCG@5(cost=3,gamma=0.5)", "TERN@5(M=1)", "SENS@5(M=3)",
@@ -41,7 +42,9 @@ def test_run_batch_and_scalar_paths_agree():
     for m in ms:
         assert m.score_run(run, j) == res[m.name]
         for t in j.topics:
-            _, pool_r, pool_s = j.pool(t)
+            # the pool evaluate_run scores on: the judged documents the run lists join it, and
+            # for nCS-DCG_f / nDCG_f the unjudged listed documents (review 8)
+            _, pool_r, pool_s = j.with_listed([run], listed_gaps(ms)).pool(t, m.LISTED_POOL)
             r, s = j.levels(t, run.get(t, []))
             expected = m.score_list(r, s, pool_r, pool_s)
             got = res[m.name][t]

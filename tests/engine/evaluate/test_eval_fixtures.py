@@ -203,10 +203,12 @@ def test_run_level_evaluation_and_figures():
     assert f["3"] is None                                          # nothing relevant or sensitive
     # topic 2: pool e1 (1, 0), e2 (0, 1); best (e1) = 1, worst (e2) = -2; run (e1) -> 1.0
     assert f["2"] == ap(1.0)
-    # topic 1: pool d1 g3, d2 g1, d3 g3 s, d4 s. best (d1, d2) = 3 + 1/L3 ; worst (d4, d3) = -2 + 3/L3 - 2?
-    #   sub-lists of <= 3 ordered by gain ascending: (d4) = -2, (d4, d3) = -2 + 3/L3 - 2 = -2.107,
-    #   (d4, d2, d3) = -2 + 1/L3 + 1.5 - 2 = -1.869 -> worst = -4 + 3/L3
-    best, worst = 3 + 1 / L3, -4 + 3 / L3
+    # topic 1: pool d1 g3, d2 g1, d3 g3 s, d4 s, and x9 (unjudged, listed by the run: nCS-DCG_f's
+    # pool takes in every listed document). best (d1, d2) = 3 + 1/L3 ; worst: sub-lists of <= 3
+    #   ordered by gain ascending: (d4) = -2, (d4, d3) = -2 + 3/L3 - 2 = -2.107,
+    #   (d4, d2, d3) = -2 + 1/L3 + 1.5 - 2 = -1.869, (d4, x9, d3) = -2 + 0 + 1.5 - 2 = -2.5
+    #   -> worst = -4 + 3/2 (was -4 + 3/L3 when x9 could not be a gap in the worst list)
+    best, worst = 3 + 1 / L3, -4 + 3 / 2
     assert f["1"] == ap((3 - 2 + 3 / L3 - worst) / (best - worst))
     ff = filtering_figures(run, j, k=3, cost=2)
     assert (ff.topics, ff.f_docs_topics, ff.withheld_topics) == (3, 2, 2)
