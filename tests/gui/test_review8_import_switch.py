@@ -5,7 +5,6 @@ An import running when another project is opened ends in the project it started 
 projects, real imports."""
 from __future__ import annotations
 
-import threading
 
 from sasc_desktop.engine.session import Session
 
