@@ -8,7 +8,10 @@ skipped everywhere; in qrels and sensitivity files a line whose first non-blank 
 Run order (what "rank" means): like trec_eval, the rank column of a run file is ignored. Each
 topic's documents are ordered by score, highest first, and ties are broken by document id in
 *decreasing* string order (trec_eval's ``comp_sim_docno``), so results match trec_eval and
-ir_measures/pytrec_eval on the same file. A document listed twice for one topic is an error.
+ir_measures/pytrec_eval on the same file. Scores are compared as trec_eval keeps them, in single
+precision (float32): two scores equal once rounded to float32 (1.00000001 and 1.0) tie there and
+are ordered by document id; the double is kept for display (``ScoredDoc.score``). A document
+listed twice for one topic is an error.
 """
 from __future__ import annotations
 
@@ -237,13 +240,28 @@ def read_run(path: PathLike) -> list[ScoredDoc]:
     return out
 
 
+def _float32(scores: Sequence[float]) -> list[float]:
+    """``scores`` rounded to single precision (trec_eval's ``float sim``), as Python floats;
+    beyond float32's range a score becomes +-inf (as C's conversion does), still ordered."""
+    with np.errstate(over="ignore"):
+        return np.asarray(scores, dtype=np.float64).astype(np.float32).tolist()
+
+
+def _trec_order(items: Sequence[tuple[float, str]]) -> list[int]:
+    """Indices of ``(score, docid)`` pairs in trec_eval's rank order: score as float32
+    descending, ties (equal in float32) by docid descending."""
+    s32 = _float32([score for score, _ in items])
+    return sorted(range(len(items)), key=lambda i: (s32[i], items[i][1]), reverse=True)
+
+
 def rank_run(docs: Iterable[ScoredDoc]) -> dict[str, list[str]]:
-    """Each topic's document ids in rank order: score descending, ties by docid descending
-    (trec_eval's order; the file's rank column is ignored)."""
+    """Each topic's document ids in rank order: score descending compared in float32 (as
+    trec_eval stores scores), ties by docid descending (trec_eval's order; the file's rank
+    column is ignored)."""
     by_topic: dict[str, list[tuple[float, str]]] = {}
     for d in docs:
         by_topic.setdefault(d.topic, []).append((d.score, d.docid))
-    return {topic: [docid for _, docid in sorted(items, reverse=True)] for topic, items in by_topic.items()}
+    return {topic: [items[i][1] for i in _trec_order(items)] for topic, items in by_topic.items()}
 
 
 def run_tag(docs: Sequence[ScoredDoc], fallback: str) -> str:
@@ -285,7 +303,8 @@ def write_run(path: PathLike, docs: Iterable[ScoredDoc], tag: str | None = None)
         by_topic.setdefault(d.topic, []).append((score, d))
     lines = []
     for topic in natural_sorted(by_topic):
-        items = sorted(by_topic[topic], key=lambda sd: (sd[0], sd[1].docid), reverse=True)
+        pairs = by_topic[topic]
+        items = [pairs[i] for i in _trec_order([(score, d.docid) for score, d in pairs])]
         for rank, (score, d) in enumerate(items, start=1):
             t = tag if tag is not None else (d.tag or "run")
             lines.append(f"{topic} Q0 {d.docid} {rank} {score!r} {t}\n")
