@@ -83,14 +83,33 @@ def _shown_text(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+# What a number in a TREC or LETOR file looks like (C's strtol / atof, ASCII only). Python's
+# int() and float() also take '_' separators ('1_0' is 10) and any Unicode digit ('２' is 2), which
+# no TREC tool writes or reads: such a field is refused, not read as another number.
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan)",
+                         re.IGNORECASE | re.ASCII)
+
+
+def _why_not_ascii(text: str) -> str:
+    """A hint for a field that Python would read as a number but a TREC file may not hold."""
+    if not text.isascii():
+        return " (only ASCII digits 0-9 are read)"
+    if "_" in text:
+        return " ('_' is not a digit separator here)"
+    return ""
+
+
 def _int(path, number: int, text: str, what: str, bounds: tuple[int, int] | None = None) -> int:
-    """An integer field; with ``bounds`` (lowest, highest) one outside them is an error too (a
-    20-digit grade used to reach SQLite and fail there as an OverflowError)."""
+    """An integer field: ASCII digits with an optional sign; with ``bounds`` (lowest, highest)
+    one outside them is an error too (a 20-digit grade used to reach SQLite and fail there as
+    an OverflowError)."""
+    if not _INT_TEXT.fullmatch(text):
+        raise EvalFileError(path, number, f"{what} must be an integer, got {_shown_text(text)!r}"
+                            f"{_why_not_ascii(text)}")
     try:
         value = int(text)
     except ValueError:
-        if not re.fullmatch(r"[+-]?[0-9]+", text):
-            raise EvalFileError(path, number, f"{what} must be an integer, got {_shown_text(text)!r}") from None
         value = None                                   # digits, too many for int() (over 4300)
     if value is None or (bounds is not None and not bounds[0] <= value <= bounds[1]):
         allowed = f"from {bounds[0]} to {bounds[1]}" if bounds is not None else "an integer of at most 4300 digits"
@@ -99,10 +118,16 @@ def _int(path, number: int, text: str, what: str, bounds: tuple[int, int] | None
 
 
 def _float(path, number: int, text: str, what: str) -> float:
+    """A real-number field as C's atof reads it: ASCII digits, an optional sign, point and
+    exponent ('1', '+1', '-2', '1.5e-3', '.5', '1.', '1E5'); inf and nan are refused as not
+    finite."""
+    if not _FLOAT_TEXT.fullmatch(text):
+        raise EvalFileError(path, number, f"{what} must be a number, got {_shown_text(text)!r}"
+                            f"{_why_not_ascii(text)}")
     try:
         value = float(text)
-    except ValueError:
-        raise EvalFileError(path, number, f"{what} must be a number, got {text!r}") from None
+    except ValueError:                                 # not expected after the pattern
+        raise EvalFileError(path, number, f"{what} must be a number, got {_shown_text(text)!r}") from None
     if not math.isfinite(value):
         raise EvalFileError(path, number, f"{what} must be finite, got {text!r}")
     return value
