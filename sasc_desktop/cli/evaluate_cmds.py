@@ -7,7 +7,20 @@ from ..engine.evaluate import (Judgments, evaluate_runs, format_report, load_run
                                personas, read_qrels, read_sensitivity)
 from ..engine.evaluate.report import unique_tags
 from ..engine.errors import SascError
-from .common import print_json
+from .common import print_json, print_note
+
+# Measures that read the sensitivity judgments: a cost (CS-DCG family, O-CS-DCG), a penalty M
+# (TERN, SENS) or a forbidden document's label (nDCG_min, nDCG_f), and the filtering figures
+# that count sensitive documents.
+_SENSITIVITY_PARAMS = {"cost", "costs", "m", "forbidden"}
+_SENSITIVITY_FAMILIES = {"f-docs", "withheld"}
+
+
+def reads_sensitivity(spec) -> bool:
+    """Whether the values of a measure family (its ``MeasureSpec``) depend on which documents
+    are sensitive."""
+    return (spec.cost_params or spec.name.lower() in _SENSITIVITY_FAMILIES
+            or any(p.name.lower() in _SENSITIVITY_PARAMS for p in spec.params))
 
 
 def register(subparsers) -> None:
@@ -42,6 +55,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
                             f"--persona: {', '.join(names)}")
     elif args.persona is not None:
         raise SascError("--persona needs --sensitivity")
+    else:
+        blind = list(dict.fromkeys(m.name for m in measures if reads_sensitivity(m.SPEC)))
+        if blind:
+            print_note(f"no --sensitivity file was given, so no document is treated as sensitive by "
+                       f"{', '.join(blind)}")
     judgments = Judgments.from_records(qrels, sens, args.persona)
     loaded = [load_run(path) for path in args.run]
     tags = unique_tags([tag for tag, _ in loaded], args.run)
