@@ -7,50 +7,21 @@ second process runs the real Session.reindex and is interrupted at a known point
 progress step: the index emptied, every message marked unindexed, the lock held)."""
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from sasc_desktop.engine.session import Session
 
+from held_reindex import held_reindex
 from test_store_index_rebuild import check_whole, project
-
-ENV = {**os.environ, "SASC_BLOCK_QT": "1"}
-
-# A `sasc reindex` that stops at its first progress step (holding the import lock, the index
-# emptied, every message marked unindexed) and waits there until it is interrupted.
-REINDEX_HELD = """
-import sys, time
-from sasc_desktop.engine.progress import Progress
-from sasc_desktop.engine.session import Session
-
-def step(done, total, message):
-    print("held", total, flush=True)
-    time.sleep(600)
-
-with Session.open(sys.argv[1]) as s:
-    s.reindex(Progress(step))
-"""
-
-
-def held_reindex(root: Path) -> subprocess.Popen:
-    child = subprocess.Popen([sys.executable, "-c", REINDEX_HELD, str(root)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=ENV)
-    line = child.stdout.readline()
-    assert line == "held 12\n", (line, child.stderr.read() if child.poll() is not None else "")
-    return child
-
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
 def test_an_open_session_finishes_a_rebuild_another_process_left(tmp_path, how):
     root = project(tmp_path)
     with Session.open(root) as s:                      # open before, as the GUI is
         assert s.search("pipeline").total == 4 and s.complete_index() == 0
-        child = held_reindex(root)
+        child = held_reindex(root, 12)
         try:
             # while the other process rebuilds: nothing is repaired here, and it says so
             assert s.search("pipeline").total == 0

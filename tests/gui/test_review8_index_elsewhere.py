@@ -7,28 +7,12 @@ Session.reindex, held at its first step (index emptied, every message marked uni
 import lock held) until interrupted."""
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 
 import pytest
 
 from gui_support import open_project, search
-
-ENV = {**os.environ, "SASC_BLOCK_QT": "1"}
-REINDEX_HELD = """
-import sys, time
-from sasc_desktop.engine.progress import Progress
-from sasc_desktop.engine.session import Session
-
-def step(done, total, message):
-    print("held", total, flush=True)
-    time.sleep(600)
-
-with Session.open(sys.argv[1]) as s:
-    s.reindex(Progress(step))
-"""
+from held_reindex import held_reindex
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
@@ -37,10 +21,8 @@ def test_a_rebuild_in_another_program_is_said_and_finished_when_it_is_interrupte
     search(qtbot, window, "topic")
     assert window.search_panel.total == 60
     assert window.message_label.text() == "60 messages match"
-    child = subprocess.Popen([sys.executable, "-c", REINDEX_HELD, str(project)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=ENV)
+    child = held_reindex(project, 60)
     try:
-        assert child.stdout.readline() == "held 60\n"
         search(qtbot, window, "topic")                       # while `sasc reindex` runs
         assert window.search_panel.total == 0
         assert window.message_label.text() == ("0 messages match (60 messages are being indexed by another "

@@ -4,7 +4,7 @@ Japanese ガ) nothing is folded. Highlighting marks the accented word a plain qu
 from __future__ import annotations
 
 import pytest
-from mailfactory import found, ingested_project
+from mailfactory import found, module_project
 
 from sasc_desktop.engine.index.schema import fold
 
@@ -18,12 +18,7 @@ MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("acc"), [
-        {**m, "ctype": "Content-Type: text/plain; charset=utf-8"} for m in MAILS])
-    yield s
-    s.close()
+session = module_project([{**m, "ctype": "Content-Type: text/plain; charset=utf-8"} for m in MAILS])
 
 
 def test_fold_exact():

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import ingested_project, module_project
 from oracle_corpus import EDGES
 
 from sasc_desktop.engine.index.schema import INDEX_VERSION, date_items
@@ -37,11 +37,7 @@ DAYS = [("date:2001-03-18", ["late@x", "noon@x"]),      # the reviewer's: shown 
         ("date:2001", ["early@x", "late@x", "noon@x"])]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("clock"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 def found(session, query):

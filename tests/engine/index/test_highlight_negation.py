@@ -4,7 +4,7 @@ power or gas, and highlighted nothing."""
 from __future__ import annotations
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import module_project
 
 
 MAILS = [
@@ -15,11 +15,7 @@ MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("hlnot"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 @pytest.mark.parametrize("query, ids, terms", [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from mailfactory import ingested_project
+from mailfactory import module_project
 
 
 MAILS = [
@@ -16,11 +16,7 @@ MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("hl"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 @pytest.mark.parametrize("query, terms", [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from mailfactory import ingested_project
+from mailfactory import ingested_project, module_project
 
 from sasc_desktop.engine.errors import QueryError, SascError
 from sasc_desktop.engine.records import SearchResult
@@ -27,11 +27,7 @@ MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("queries"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 def ids(session, query):

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from mailfactory import ingested_project
+from mailfactory import module_project
 
 from sasc_desktop.engine.errors import QueryError
 from sasc_desktop.engine.index.schema import (address_analyzer, address_items, analyse_terms, build_schema,
@@ -28,11 +28,7 @@ MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("search"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 def ids(session, query, limit=10):

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from mailfactory import ingested_project
+from mailfactory import module_project
 
 from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.session import MAX_COUNT
@@ -18,11 +18,7 @@ MAILS = [dict(message_id=f"<m{i}@x>", subject=f"power {i}", body="power and gas"
 HUGE = 10**20
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("limits"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 QUERIES = ["power", "power NOT gas", '"power only"']   # fast path, Whoosh's, a phrase

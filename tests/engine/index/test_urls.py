@@ -5,7 +5,7 @@ project, real mail, a real Whoosh index."""
 from __future__ import annotations
 
 import pytest
-from mailfactory import found, ingested_project
+from mailfactory import found, module_project
 
 from sasc_desktop.engine.errors import QueryError
 
@@ -22,11 +22,7 @@ MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("urls"), MAILS)
-    yield s
-    s.close()
+project = module_project(MAILS)
 
 
 @pytest.mark.parametrize("url, doc", [
@@ -96,11 +92,7 @@ WIKI_MAILS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def wiki(tmp_path_factory):
-    s = ingested_project(tmp_path_factory.mktemp("wiki"), WIKI_MAILS)
-    yield s
-    s.close()
+wiki = module_project(WIKI_MAILS)
 
 
 @pytest.mark.parametrize("query, ids", [

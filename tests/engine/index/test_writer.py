@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-import pytest
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.writing import SegmentWriter
 

@@ -41,3 +41,16 @@ def found(session, query) -> set[str]:
     r = session.search(query, limit=1000)
     assert r.total == len(r.hits)
     return {h.doc_id for h in r.hits}
+
+
+def module_project(mails: list[dict]):
+    """A module-scoped pytest fixture: :func:`ingested_project` of ``mails``, open for the
+    module's tests and closed after them (``project = module_project(MAILS)``)."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def fixture(tmp_path_factory):
+        s = ingested_project(tmp_path_factory.mktemp("project"), mails)
+        yield s
+        s.close()
+    return fixture
