@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QHeaderView, Q
 
 from ..engine.errors import Cancelled
 from ..engine.records import IngestReport
+from .widgets import plain_tip
 
 
 def import_summary(report: IngestReport) -> str:
@@ -213,7 +214,7 @@ class ImportDialog(QDialog):
         for row, s in enumerate(report.skipped):
             self.skipped_table.setItem(row, 0, QTableWidgetItem(s.source))
             item = QTableWidgetItem(s.reason)
-            item.setToolTip(s.reason)
+            item.setToolTip(plain_tip(s.reason))
             self.skipped_table.setItem(row, 1, item)
         self.skipped_table.setVisible(bool(report.skipped))
         self.finished_import.emit(report)

@@ -30,7 +30,7 @@ from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
 from .search import SYNTAX_HELP, SearchPanel, run_search
-from .widgets import ElidedLabel, NoticeBar
+from .widgets import ElidedLabel, NoticeBar, plain_tip
 from .worker import Task, Worker
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -320,6 +320,7 @@ class MainWindow(QMainWindow):
         self.collection_label.setObjectName("collectionLabel")
         self.persona_label = QLabel("")
         self.persona_label.setObjectName("personaLabel")
+        self.persona_label.setTextFormat(Qt.TextFormat.PlainText)   # (a persona's name, from a file)
         self.collection_label.setMinimumWidth(1)  # may be clipped so that a finish message fits
         self.message_label = ElidedLabel("")  # a message longer than its room ends at a word, in "…"
         self.message_label.setObjectName("messageLabel")
@@ -335,6 +336,7 @@ class MainWindow(QMainWindow):
         sb.addWidget(self.message_label, 1)
         self.job_label = QLabel("")  # the background job's stage (training), kept apart from the messages
         self.job_label.setObjectName("jobLabel")
+        self.job_label.setTextFormat(Qt.TextFormat.PlainText)
         self.job_label.hide()
         self.job_bar = QProgressBar()
         self.job_bar.setMaximumWidth(120)
@@ -409,7 +411,7 @@ class MainWindow(QMainWindow):
         """The background job's progress: its own label and bar (hidden when ``message`` is
         empty), so the search's messages in the status bar are not overwritten."""
         self.job_label.setText(message[:70] + ("…" if len(message) > 70 else ""))
-        self.job_label.setToolTip(message)
+        self.job_label.setToolTip(plain_tip(message))
         self.job_label.setVisible(bool(message))
         self.job_bar.setVisible(bool(message))
         if total:
@@ -554,10 +556,10 @@ class MainWindow(QMainWindow):
         persona = self.info["settings"].get("active_persona")
         names = {p["id"]: persona_name(p) for p in self.info.get("personas", [])}
         self.persona_label.setText(f"Persona: {names.get(persona, persona) if persona else 'none'}")
-        self.persona_label.setToolTip(
+        self.persona_label.setToolTip(plain_tip(
             "The persona whose sensitivity the results and the message show" if persona else
             "No persona is active: no sensitivity is shown. Choose one in File ▸ Preferences…"
-            if names else capitalised(no_personas_message(self.info["root"])))
+            if names else capitalised(no_personas_message(self.info["root"]))))
 
     def _on_project(self, fn: Callable[[Session], Any], done: Callable[[Any], None],
                     failed: Optional[Callable[[BaseException], None]] = None, label: str = "") -> Task:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 
 from ..engine.records import SearchHit
 from ..engine.sorting import display_name, sender_sort_key, text_sort_key
+from .widgets import plain_tip
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 HIT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -168,7 +169,7 @@ class ResultsModel(QAbstractTableModel):
                 return sender_sort_key(hit.sender)
             return text_sort_key(hit.subject)
         if role == Qt.ItemDataRole.ToolTipRole and col in (FROM, SUBJECT):
-            return hit.sender if col == FROM else hit.subject
+            return plain_tip(hit.sender if col == FROM else hit.subject)
         if role == Qt.ItemDataRole.ToolTipRole and col == DATE and hit.date:
             return (f"Sent {hit.date.replace('T', ' ')} (the sender's clock); "
                     + (f"{local_date(hit.date)} on this computer" if self.date_only else "shown in this computer's time"))

@@ -35,6 +35,15 @@ def elide_parts(text: str, fits, sep: str = "   ·   ", mark: str = " …") -> s
     return cut.rstrip() + "…" if cut.strip() else ""
 
 
+def plain_tip(text: str) -> str:
+    """``text`` as a tooltip that shows it as written. Qt guesses whether a tooltip is HTML, so a
+    message's subject '<img src="file:///...">' showed that file (and a named pipe there froze the
+    window): text from mail, from files or from the user goes through here."""
+    if not text:
+        return ""
+    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+
+
 class ElidedLabel(QLabel):
     """A one-line plain-text label that, when it has less room than its text needs, shows the
     text without its last '·'-separated parts and a '…' (whole parts only), or a text of one part
@@ -57,7 +66,7 @@ class ElidedLabel(QLabel):
 
     def _update_tip(self) -> None:
         whole = self.text() if self.shown_text() != self.text() else ""
-        super().setToolTip("\n".join(dict.fromkeys(t for t in (whole, self._tip) if t)))
+        super().setToolTip(plain_tip("\n".join(dict.fromkeys(t for t in (whole, self._tip) if t))))
 
     def _room(self) -> int:
         return self.contentsRect().width() - 2 * self.margin()

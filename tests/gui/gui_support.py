@@ -97,3 +97,10 @@ def needed_width(label) -> float:
     doc.setHtml(label.text())
     doc.setTextWidth(label.contentsRect().width())
     return doc.idealWidth()
+
+
+def tip_text(widget) -> str:
+    """A widget's tooltip as the user reads it (text from mail or files is set as escaped HTML,
+    widgets.plain_tip, so that Qt never reads it as markup)."""
+    from PySide6.QtGui import QTextDocumentFragment
+    return QTextDocumentFragment.fromHtml(widget.toolTip()).toPlainText()

@@ -18,7 +18,7 @@ from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.evidence import (COLOURS, CUE, PII, QUERY, Mark, feature_label, merged_html, percent,
                                        sensitivity_html)
 
-from gui_support import make_mbox, open_doc, open_project, wait_idle
+from gui_support import make_mbox, open_doc, open_project, tip_text, wait_idle
 
 CARD = "4111 1111 1111 1111"
 SPECIAL_BODY = (f"Please keep this confidential.\nMy card is {CARD} for the salary advance.\n"
@@ -272,7 +272,7 @@ def test_with_no_active_persona_the_message_shows_no_sensitivity_like_the_result
         # the PII and cue words are the persona's evidence: not highlighted either; the search term is
         body = window.doc_view.body.toHtml()
         assert COLOURS[PII] not in body and COLOURS[CUE] not in body and COLOURS[QUERY] in body
-        assert "Preferences" in window.persona_label.toolTip()  # where to choose one
+        assert "Preferences" in tip_text(window.persona_label)  # where to choose one
         window.grab().save(str(trained["root"].parent / "persona_none.png"))
         # a persona chosen in the preferences: the results and the message open show it again
         window.save_preferences({"active_persona": "holly-palmer"})

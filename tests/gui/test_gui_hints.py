@@ -12,7 +12,7 @@ import pytest
 from sasc_desktop.engine.errors import ProjectError
 from sasc_desktop.engine.session import Session
 
-from gui_support import open_project, pump, wait_until
+from gui_support import open_project, pump, tip_text, wait_until
 
 SHOTS = Path("/tmp/s7/gui_fix")
 
@@ -38,7 +38,7 @@ def test_a_project_without_personas_names_the_command_that_imports_judgments(qtb
     Session.create(root).close()
     open_project(qtbot, window, root)
     command = f"sasc judgments import {shlex.quote(str(root.resolve()))} --sensitivity FILE"
-    tip = window.persona_label.toolTip()
+    tip = tip_text(window.persona_label)
     assert tip.startswith("This project has no personas yet") and command in tip
     assert "sasc judgments import-categories" in tip
     dialog = window.show_quality()

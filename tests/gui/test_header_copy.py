@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication

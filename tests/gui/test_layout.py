@@ -10,7 +10,7 @@ from sasc_desktop.gui.models import COLUMNS, DATE, FROM, RANK, SCORE, SENS, SUBJ
 from sasc_desktop.gui.search import HEADER_PADDING
 from sasc_desktop.gui.widgets import elide_parts
 
-from gui_support import open_project, pump, search, wait_until
+from gui_support import open_project, pump, search, tip_text, wait_until
 
 
 def test_the_window_opens_at_1280_by_800(window):
@@ -63,13 +63,13 @@ def test_the_collection_line_drops_whole_parts_for_a_message(qtbot, window, proj
     assert shown != full and shown.endswith(" …")
     kept = shown[:-2]
     assert full.startswith(kept) and full[len(kept):].startswith("   ·   ")  # whole parts only
-    assert full in label.toolTip()
+    assert full in tip_text(label)
     # the message itself, too long for its room, ends at a word, and is whole in its tooltip
     message = window.message_label
     said = message.shown_text()
     assert message.fontMetrics().horizontalAdvance(said) <= message.contentsRect().width()
     assert said.endswith("…") and message.text().startswith(said[:-1]) and message.text()[len(said) - 1] == " "
-    assert message.toolTip() == message.text()
+    assert tip_text(message) == message.text()
     window.grab().save(str(project.parent / "status_elided.png"))
 
 

@@ -19,7 +19,7 @@ from sasc_desktop.gui import document, evidence
 from sasc_desktop.gui.evidence import (COLOURS, CUE, LAYER_NAMES, PAGE_CHARS, PII, PRIORITY, QUERY, Mark, PagedText,
                                        _style, merged_html, page_bounds)
 
-from gui_support import open_doc, open_project, pump, search, wait_until
+from gui_support import open_doc, open_project, pump, search
 
 
 # ------------------------------------------------------------------------ the oracle: the old merge

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from sasc_desktop.engine.session import Session
-from sasc_desktop.gui.models import COLUMNS, DATE, FROM, RANK, SCORE, SENS, SUBJECT
+from sasc_desktop.gui.models import COLUMNS, DATE, SCORE, SENS
 
 from gui_support import open_project, pump, search, wait_idle, wait_until
 from test_train_action import build

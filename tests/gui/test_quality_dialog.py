@@ -19,7 +19,7 @@ from sasc_desktop.engine.classify import DEFAULT_KIND, cross_validate
 from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.session import Session
 
-from gui_support import make_mbox, open_project, search, wait_idle
+from gui_support import make_mbox, open_project, search, tip_text, wait_idle
 
 SENSITIVE_WORDS = ("salary", "doctor")
 PERSONA = "holly-palmer"
@@ -171,7 +171,7 @@ def test_the_dialog_shows_exactly_the_engines_figures(qtbot, window, judged, mon
     assert dlg.table.isVisible() and dlg.sentence.isVisible() and dlg.copy_button.isEnabled()
     assert "Logistic regression, threshold chosen for F1, 5-fold nested cross-validation" in dlg.settings_label.text()
     # the finish message in the status bar
-    assert window.message_label.toolTip() == (
+    assert tip_text(window.message_label) == (
         f"Model quality for Holly Palmer: precision {pct(e['precision'])}, recall {pct(e['recall'])}, "
         f"F1 {num(e['f1'])}, F2 {num(e['f2'])} over 90 judged messages "
         f"(5-fold nested cross-validation, {value['seconds']:.1f} s)")
@@ -372,7 +372,7 @@ def test_too_few_judgments_are_said_plainly_in_the_dialog(qtbot, window, tmp_pat
     assert dlg.status.text() == (f'<span style="color:#b00020"><b>The check did not run:</b> '
                                  f'{html.escape(message)}</span>')
     assert "Traceback" not in dlg.status.text() and dialogs == [] and dlg.value is None
-    assert window.message_label.toolTip() == f"Model quality check did not run: {message}"
+    assert tip_text(window.message_label) == f"Model quality check did not run: {message}"
     assert dlg.run_button.isEnabled() and window.train_action.isEnabled()
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
-from gui_support import make_mbox, open_project, pump, search, wait_idle, wait_until
+from gui_support import make_mbox, open_project, pump, search, tip_text, wait_idle, wait_until
 
 from sasc_desktop.engine.session import Session
 
@@ -55,12 +55,12 @@ def test_personas_imported_elsewhere_enable_train_when_the_window_is_activated(q
     open_project(qtbot, window, project)
     come_back(qtbot, window)
     assert not window.train_action.isEnabled() and not window.quality_action.isEnabled()
-    assert "no personas yet" in window.persona_label.toolTip()
+    assert "no personas yet" in tip_text(window.persona_label)
     import_personas_elsewhere(project, tmp_path)
     come_back(qtbot, window)
     assert window.train_action.isEnabled() and window.quality_action.isEnabled()     # were disabled
-    assert "no personas" not in window.persona_label.toolTip()
-    assert window.persona_label.toolTip().startswith("No persona is active")
+    assert "no personas" not in tip_text(window.persona_label)
+    assert tip_text(window.persona_label).startswith("No persona is active")
     with qtbot.waitSignal(window.model_trained, timeout=300_000) as sig:
         window.train_action.trigger()                                                # Ctrl+Shift+T
     wait_idle(qtbot, window)

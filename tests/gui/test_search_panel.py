@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.search import SYNTAX_HELP
 
-from gui_support import make_mbox, open_project, pump, search, wait_idle
+from gui_support import open_project, pump, search, wait_idle
 
 
 def help_rows() -> dict[str, str]:

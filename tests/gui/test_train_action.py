@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from sasc_desktop.engine.classify import DEFAULT_KIND
 from sasc_desktop.engine.session import Session
+from sasc_desktop.gui.widgets import plain_tip
 from sasc_desktop.gui.evidence import sensitivity_html
 
 from gui_support import make_mbox, open_doc, open_project, search, wait_idle
@@ -150,7 +151,7 @@ def test_a_persona_without_judgments_shows_the_engine_message(qtbot, window, tmp
     assert isinstance(box, QMessageBox) and box.isVisible()
     assert "Training the sensitivity model did not complete" in box.text()
     assert str(exc) in box.informativeText()
-    assert window.message_label.toolTip() == f"Training the sensitivity model failed: {exc}"
+    assert window.message_label.toolTip() == plain_tip(f"Training the sensitivity model failed: {exc}")
     assert model_files(root) == []
     box.close()
     # the app is still usable: the action is back and search works
