@@ -634,10 +634,13 @@ def stored_document(con, m: Message, existing: Optional[list] = None):
 
     A copy has the Message-ID and the same subject. For a message without one, its synthetic
     id names its content (:func:`..parse.content_digest`: copies that differ only in what a
-    mailbox adds share it). Documents stored before that rule keep the id made from the raw
-    bytes of their first copy (its whole SHA-256), which no copy with other mailbox headers
-    has: a document without a Message-ID with the subject and date of ``m`` is a copy of it
-    when its stored copy has ``m``'s content digest (read back from its stored bytes).
+    mailbox adds or in what the mail system adds on the way, the sender's Sent copy and a
+    recipient's Inbox copy with its Received, Return-Path, Delivered-To..., share it).
+    Documents stored under an earlier rule keep the id it gave their first copy (the SHA-256
+    of its raw bytes; later of its bytes without the mailbox headers only, so a copy with
+    transit headers had its own), which other copies do not have: a document without a
+    Message-ID with the subject and date of ``m`` is a copy of it when its stored copy has
+    ``m``'s content digest (read back from its stored bytes, by the current rule).
     ``existing``: the stored rows with ``m``'s Message-ID, when already read."""
     if existing is None:
         existing = _with_message_id(con, m)

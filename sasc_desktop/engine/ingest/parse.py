@@ -55,16 +55,50 @@ MAILBOX_HEADERS = frozenset(h.lower().encode() for h in (
     "Status", "X-Status", "X-Keywords", "X-UID", "X-IMAP", "X-IMAPbase", "X-IMAP-UID", "Content-Length",
     "Lines", "X-Mozilla-Status", "X-Mozilla-Status2", "X-Mozilla-Keys", "X-Folder", "X-FileName", "X-Origin",
     "X-Evolution", "X-Evolution-Source", "X-Gmail-Labels", "X-GM-THRID", "X-GM-MSGID", "X-Spool",
-    "X-Flags", "X-Mailbox-Line", "X-Mozilla-Draft-Info"))
+    "X-Flags", "X-Mailbox-Line", "X-Mozilla-Draft-Info", "X-Account-Key", "X-Identity-Key"))
+
+# Headers the mail system adds to or takes from a message on its way from the sender to a
+# recipient: a recipient's copy has them and the sender's Sent copy has not (or the other way
+# round), so two copies that differ only in these are one message too. Trace and delivery
+# headers (Received, Return-Path, Delivered-To, X-Original-To, Envelope-To, ...), what servers
+# check or sign on the way (Received-SPF, Authentication-Results, DKIM-Signature: the sender's
+# server signs after the Sent copy is saved; ARC-*), spam and virus filters' verdicts, what a
+# submission server notes (X-Originating-IP, X-Authentication-Warning), Exchange's transport
+# headers, and Bcc (the sender's copy has it, no recipient's: the server takes it out). None
+# of them is what the sender wrote: From, To, Cc, Subject, Date, the body and every other
+# header still tell messages apart.
+TRANSIT_HEADERS = frozenset(h.lower().encode() for h in (
+    "Received", "X-Received", "Return-Path", "X-Return-Path", "Delivered-To", "X-Delivered-To",
+    "X-Original-To", "Envelope-To", "X-Envelope-To", "X-Envelope-From", "X-Envelope-Sender", "X-Rcpt-To",
+    "Delivery-Date", "X-Apparently-To", "X-MDaemon-Deliver-To", "X-Forwarded-To", "X-Forwarded-For",
+    "Received-SPF", "Authentication-Results", "DKIM-Signature", "DomainKey-Signature",
+    "X-Google-DKIM-Signature", "X-Gm-Message-State", "X-Google-Smtp-Source", "X-Originating-IP",
+    "X-Authentication-Warning", "X-AntiAbuse", "X-OriginalArrivalTime", "X-Greylist", "X-Scanned-By",
+    "X-Sieve", "X-Spam", "Bcc"))
+TRANSIT_PREFIXES = tuple(p.lower().encode() for p in (
+    "ARC-", "X-Spam-", "X-Virus-", "X-Amavis-", "X-MailScanner", "X-MS-Exchange-", "X-Microsoft-Antispam",
+    "X-Forefront-Antispam-"))
 _HEADER_NAME = re.compile(rb"^([!-9;-~]+)[ \t]*:")
 
 
+def ignored_header(name: bytes) -> bool:
+    """Whether a header (its name as bytes, any case) is left out of :func:`content_digest`:
+    one of the :data:`MAILBOX_HEADERS` or :data:`TRANSIT_HEADERS`, or a name starting with one
+    of the :data:`TRANSIT_PREFIXES`."""
+    name = name.lower()
+    return name in MAILBOX_HEADERS or name in TRANSIT_HEADERS or name.startswith(TRANSIT_PREFIXES)
+
+
 def content_digest(raw: bytes) -> str:
-    """The SHA-256 of a message as written, without what a mailbox adds to its copy: its mbox
-    From line, the :data:`MAILBOX_HEADERS` (with their folded lines) and CR before LF. A message
-    without a Message-ID is identified by it (``sasc-<digest[:24]>``). For a message without
-    those headers and CRs it is the SHA-256 of its bytes, as the id was made before. (What may
-    precede the headers, :func:`message_bytes`, is dropped too.)"""
+    """The SHA-256 of a message as written, without what a mailbox adds to its copy and what
+    the mail system adds on the way (:func:`ignored_header`: the :data:`MAILBOX_HEADERS`, the
+    :data:`TRANSIT_HEADERS` and :data:`TRANSIT_PREFIXES`, with their folded lines), its mbox
+    From line and CR before LF. A message without a Message-ID is identified by it
+    (``sasc-<digest[:24]>``), so the sender's Sent copy and each recipient's Inbox copy share
+    it. For a message without those headers and CRs it is the SHA-256 of its bytes, as the id
+    was first made. Ids made under an earlier rule (the raw SHA-256; then without the mailbox
+    headers only) are found again by :func:`..importer.stored_document` from the stored bytes.
+    (What may precede the headers, :func:`message_bytes`, is dropped too.)"""
     raw = message_bytes(raw).replace(b"\r\n", b"\n")
     end = raw.find(b"\n\n")
     head, rest = (raw, b"") if end < 0 else (raw[:end + 1], raw[end + 1:])
@@ -75,7 +109,7 @@ def content_digest(raw: bytes) -> str:
                 kept.append(line)
             continue
         name = _HEADER_NAME.match(line)
-        dropping = bool(name) and name.group(1).lower() in MAILBOX_HEADERS
+        dropping = bool(name) and ignored_header(name.group(1))
         if not dropping:
             kept.append(line)
     return hashlib.sha256(b"\n".join(kept) + rest).hexdigest()
@@ -391,7 +425,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     if synthetic:
         message_id = synthetic_message_id(raw)
         notes.append("no Message-ID; a stable id was made from the message's SHA-256 "
-                     "(without the headers a mailbox adds to its copy)")
+                     "(without the headers a mailbox adds to its copy or the mail system on the way)")
 
     date_text = h("Date")
     date_iso, ts = None, None
