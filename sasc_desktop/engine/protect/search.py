@@ -28,13 +28,15 @@ SAFETY: :func:`finalize` is the one place at the end of the pipeline that remove
 document a person has judged sensitive for the persona; nothing else can put a document into
 the searcher's list after it. What "judged sensitive" means is :func:`judged_sensitive` (a level
 >= 1 under any topic or a stated reason, on the document or on ANY document sharing its
-Message-ID), the one rule every consumer calls.
+Message-ID, or, for a message without one, on a copy of it stored apart: :func:`content_twins`),
+the one rule every consumer calls.
 """
 from __future__ import annotations
 
 import hashlib
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional, Sequence
@@ -90,10 +92,13 @@ def judged_sensitive(session, persona: str) -> set[str]:
     - ANY document sharing its Message-ID (``messages.message_id``) is judged so: copies ingest
       does not merge (a mailing-list copy with a ``[staff]`` subject prefix is stored as
       ``<mid>~<hash>``) are the same words, and a judgment on a Message-ID not (yet) stored
-      covers every document with that Message-ID.
+      covers every document with that Message-ID; or
+    - it has no Message-ID and a copy of it stored as another document (:func:`content_twins`:
+      a project ingested before copies differing in transit headers were merged) is judged so
+      by the rules above.
     "I don't know" (-1) and 0 are not sensitive. The set holds the judged ids themselves
-    (stored or not), the Message-IDs they stand for, and every stored document with one of
-    those Message-IDs."""
+    (stored or not), the Message-IDs they stand for, every stored document with one of those
+    Message-IDs, and those documents' twins."""
     con = session.store.con
     judged = {d for (d,) in con.execute(
         "SELECT doc_id FROM sensitivity WHERE persona = ? AND level > 0 "
@@ -106,9 +111,15 @@ def judged_sensitive(session, persona: str) -> set[str]:
         marks = ",".join("?" * len(chunk))
         keys.update(m for (m,) in con.execute(f"SELECT message_id FROM messages WHERE doc_id IN ({marks})", chunk))
     out = judged | keys
+    synthetic: list[int] = []                              # their row ids, for those without a Message-ID
     for chunk in _chunks(sorted(keys)):
         marks = ",".join("?" * len(chunk))
-        out.update(d for (d,) in con.execute(f"SELECT doc_id FROM messages WHERE message_id IN ({marks})", chunk))
+        for d, row_id, is_synthetic in con.execute(
+                f"SELECT doc_id, id, synthetic_id FROM messages WHERE message_id IN ({marks})", chunk):
+            out.add(d)
+            if is_synthetic:
+                synthetic.append(row_id)
+    out.update(doc for twins in content_twins(con, synthetic).values() for doc, _ in twins)
     return out
 
 
@@ -126,10 +137,19 @@ def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set
     if not topics and not has_reasons:
         return set()
     key = {d: d for d in doc_ids}                         # a candidate not stored: its id is its Message-ID
+    synthetic: dict[int, str] = {}                        # row id -> doc_id of the stored candidates without one
     for chunk in _chunks(doc_ids):
         marks = ",".join("?" * len(chunk))
-        key.update(con.execute(f"SELECT doc_id, message_id FROM messages WHERE doc_id IN ({marks})", chunk))
-    related: dict[str, set[str]] = {k: {k} for k in key.values()}   # Message-ID -> ids that stand for it
+        for d, m, row_id, is_synthetic in con.execute(
+                f"SELECT doc_id, message_id, id, synthetic_id FROM messages WHERE doc_id IN ({marks})", chunk):
+            key[d] = m
+            if is_synthetic:
+                synthetic[row_id] = d
+    # a candidate's Message-IDs: its own and its twins' (its copies stored as other documents)
+    keys: dict[str, set[str]] = {d: {key[d]} for d in doc_ids}
+    for row_id, twins in content_twins(con, list(synthetic)).items():
+        keys[synthetic[row_id]].update(m for _, m in twins)
+    related: dict[str, set[str]] = {k: {k} for ks in keys.values() for k in ks}   # Message-ID -> ids that stand for it
     for chunk in _chunks(sorted(related)):
         marks = ",".join("?" * len(chunk))
         for d, m in con.execute(f"SELECT doc_id, message_id FROM messages WHERE message_id IN ({marks})", chunk):
@@ -152,7 +172,39 @@ def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set
     if not judged:
         return set()
     hit = {m for m, ids in related.items() if ids & judged}
-    return {d for d in doc_ids if key[d] in hit}
+    return {d for d in doc_ids if keys[d] & hit}
+
+
+def content_twins(con, row_ids: Sequence[int]) -> dict[int, list[tuple[str, str]]]:
+    """The twins of stored documents without a Message-ID (``row_ids``: their row ids): for
+    each that has any, the (doc_id, message_id) of the other documents
+    without a Message-ID whose stored bytes have its content digest
+    (:func:`..ingest.parse.content_digest`, the current rule: without what a mailbox adds or
+    the mail system adds on the way). Ingest merges such copies into one document; a project
+    ingested under an earlier rule may hold them apart (the sender's Sent copy and a
+    recipient's Inbox copy with its Received, Return-Path, Delivered-To...), and a judgment on
+    one must cover the other. A twin has the subject and date (both in the digest): found by
+    the (subject_norm, ts) index, stored bytes read only for such a pair (rare)."""
+    from ..ingest.parse import content_digest
+    out: dict[int, list[tuple[str, str]]] = {}
+    pairs: list[tuple[int, int, str, str]] = []
+    for chunk in _chunks(sorted(set(row_ids))):
+        marks = ",".join("?" * len(chunk))
+        pairs.extend(con.execute(
+            "SELECT c.id, o.id, o.doc_id, o.message_id FROM messages c JOIN messages o ON o.subject_norm = c.subject_norm "
+            f"AND o.ts IS c.ts AND o.synthetic_id = 1 AND o.id <> c.id WHERE c.id IN ({marks}) AND c.synthetic_id = 1",
+            chunk))
+    digests: dict[int, Optional[str]] = {}
+
+    def digest(row_id: int) -> Optional[str]:
+        if row_id not in digests:
+            data = con.execute("SELECT data FROM raw WHERE message = ?", (row_id,)).fetchone()
+            digests[row_id] = None if data is None else content_digest(zlib.decompress(data[0]))
+        return digests[row_id]
+    for row_id, other, doc_id, message_id in pairs:
+        if digest(row_id) is not None and digest(row_id) == digest(other):
+            out.setdefault(row_id, []).append((doc_id, message_id))
+    return out
 
 
 def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str], offset: int = 0) -> list[str]:
