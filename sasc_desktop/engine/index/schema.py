@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import DATETIME, ID, STORED, TEXT, Schema
 from whoosh.lang.porter import stem
@@ -25,7 +25,9 @@ from whoosh.system import pack_uint
 #   3: date terms pre-computed too (PreDate).
 #   4: dates on the sender's clock (the day the message says), not in UTC.
 #   5: Latin and Greek accents folded in words and addresses (cafe finds café, from:jose José).
-INDEX_VERSION = 5
+#   6: decomposed (NFD) accents kept in their words; stylised letters (𝐁𝐔𝐃𝐆𝐄𝐓) lower-cased; the
+#      2-40 character limit measured on the word as written, before folding.
+INDEX_VERSION = 6
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
 DEFAULT_FIELD_WEIGHTS = {"subject": 2.0, "body": 1.0, "attachments": 0.7}
@@ -37,7 +39,10 @@ TEXT_FIELDS = ("subject", "body", "attachments", "all", "from", "to")
 INDEX_MAX_CHARS = 200_000
 
 _MINSIZE, _MAXSIZE = 2, 40
-_TOKEN_PATTERN = r"[\w\*]+(?:\.?[\w\*]+)*"   # Whoosh's default_pattern, without its capture group
+# Whoosh's default_pattern (without its capture group) with combining marks in words: mail written
+# in decomposed form (NFD: "e" + U+0301) was cut at each accent ("re", "sume").
+_WORD_CHARS = r"[\w\*\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]"
+_TOKEN_PATTERN = _WORD_CHARS + r"+(?:\." + "?" + _WORD_CHARS + "+)*"
 _ADDRESS_PATTERN = r"[^\s,;<>\"'()\[\]]+"
 
 
@@ -55,16 +60,18 @@ def _fold_char(c: str) -> str:
         base = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
         # Only Latin and Greek letters lose their marks (and ligatures such as "ﬁ" split): in
         # Cyrillic or Japanese a mark makes another letter (й is not и, ガ is not カ).
-        out = base if base and all(ord(x) < 0x400 for x in base) else c
+        out = base.lower() if base and all(ord(x) < 0x400 for x in base) else c   # (𝐁 is B: b)
     return out
 
 
 def fold(word: str) -> str:
     """A lower-cased word with Latin and Greek accents dropped: 'café' -> 'cafe', 'müller' ->
     'muller', 'straße' -> 'strasse'; ASCII, Cyrillic and CJK words unchanged. Index and queries
-    both fold, so either spelling finds both."""
+    both fold, so either spelling finds both. Decomposed letters are composed first (NFC: й
+    written as и + U+0306 stays й)."""
     if word.isascii():
         return word
+    word = unicodedata.normalize("NFC", word)
     chars = _FOLDED_CHARS
     out = []
     for c in word:
@@ -87,10 +94,39 @@ class FoldFilter(Filter):
             yield t
 
 
+class FoldStopFilter(Filter):
+    """Whoosh filter: Whoosh's StopFilter(minsize=2, maxsize=40) with :func:`fold` between its
+    size check and its stop-word check, in one pass (kept words renumbered as it does): the size
+    is the word's as written (a 40-letter word with "ß" is kept, as a query for it expects: the
+    query's limit is on the word typed), the stop words are matched folded, a word folded to
+    nothing is dropped."""
+
+    def __eq__(self, other):
+        return other is not None and self.__class__ is other.__class__
+
+    def __call__(self, tokens):
+        pos = None
+        for t in tokens:
+            folded = fold(t.text) if _MINSIZE <= len(t.text) <= _MAXSIZE else ""
+            if folded and folded not in _STOPS:
+                t.text = folded
+                if t.positions:
+                    if pos is None:
+                        pos = t.pos
+                    else:
+                        pos += 1
+                        t.pos = pos
+                t.stopped = False
+                yield t
+            elif not t.removestops:
+                t.stopped = True
+                yield t
+
+
 def text_analyzer():
-    """Whoosh's StemmingAnalyzer(minsize=2, maxsize=40) with accents folded after lower-casing."""
-    return (RegexTokenizer() | LowercaseFilter() | FoldFilter()
-            | StopFilter(stoplist=STOP_WORDS, minsize=_MINSIZE, maxsize=_MAXSIZE) | StemFilter(cachesize=50000))
+    """Whoosh's StemmingAnalyzer(minsize=2, maxsize=40) with combining marks in words and
+    accents folded (:class:`FoldStopFilter`)."""
+    return RegexTokenizer(_TOKEN_PATTERN) | LowercaseFilter() | FoldStopFilter() | StemFilter(cachesize=50000)
 
 
 def address_analyzer():
@@ -173,8 +209,10 @@ _STEM_CACHE_MAX = 500_000
 
 
 def _stem_of(word: str):
+    if len(word) < _MINSIZE or len(word) > _MAXSIZE:
+        return None
     word = fold(word)
-    if len(word) < _MINSIZE or len(word) > _MAXSIZE or word in _STOPS:
+    if not word or word in _STOPS:
         return None
     return stem(word)
 

@@ -3,6 +3,8 @@
 Japanese ガ) nothing is folded. Highlighting marks the accented word a plain query found."""
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from mailfactory import found, module_project
 
@@ -15,6 +17,14 @@ MAILS = [
     dict(message_id="<greek@x>", subject="Trip", body="Ελλάδα report attached."),
     dict(message_id="<cyr@x>", subject="Order", body="Йогурт and ガス deliveries."),
     dict(message_id="<other@x>", subject="Order", body="иогурт and カス deliveries."),
+    # decomposed (NFD) accents, as some mail programs write them (were cut: "re", "sume")
+    dict(message_id="<nfd@x>", subject=unicodedata.normalize("NFD", "Réunion"),
+         body=unicodedata.normalize("NFD", "Le résumé de Zoë à l'école, Й.")),
+    # stylised letters (were indexed upper-case: no typed query found them)
+    dict(message_id="<fancy@x>", subject="\U0001d405\U0001d411\U0001d404\U0001d404 offer",
+         body="\U0001d401\U0001d414\U0001d403\U0001d406\U0001d404\U0001d413 \u210d\U0001d560\U0001d565\U0001d556\U0001d55d booking"),
+    # 40 letters as written, 41 folded (ß: ss): indexed, as the query's 40-letter limit expects
+    dict(message_id="<long@x>", subject="Shipping", body="donaudampfschifffahrtsgesellschaftsgroße project"),
 ]
 
 
@@ -23,9 +33,10 @@ session = module_project([{**m, "ctype": "Content-Type: text/plain; charset=utf-
 
 def test_fold_exact():
     assert [fold(w) for w in ["café", "müller", "straße", "ærø", "naïve", "ﬁnance", "i\u0307stanbul", "ελλάδα",
-                              "łódź", "budget", "йогурт", "ガス", "½"]] == [
+                              "łódź", "budget", "йогурт", "ガス", "½", "cafe\u0301", "\u0438\u0306",
+                              "\u30ab\u3099", "\U0001d401\U0001d414"]] == [
         "cafe", "muller", "strasse", "aero", "naive", "finance", "istanbul", "ελλαδα",
-        "lodz", "budget", "йогурт", "ガス", "½"]
+        "lodz", "budget", "йогурт", "ガス", "½", "cafe", "й", "ガ", "bu"]
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -47,8 +58,22 @@ def test_fold_exact():
     ("иогурт", {"other@x"}),
     ("ガス", {"cyr@x"}),        # (ガ is not カ)
     ("カス", {"other@x"}),
+    ("resume", {"nfd@x"}),
+    ("résumé", {"nfd@x"}),
+    ("ecole", {"nfd@x"}),
+    ("subject:reunion", {"nfd@x"}),
+    ("budget", {"fancy@x"}),
+    ("BUDGET hotel", {"fancy@x"}),
+    ("subject:free", {"fancy@x"}),
+    ("donaudampfschifffahrtsgesellschaftsgroße", {"long@x"}),
+    ("donaudampfschifffahrtsgesellschaftsgrosse", set()),   # (41 letters as written: refused below)
 ])
 def test_accents_are_folded_on_both_sides(session, query, expected):
+    if len(query) > 40:
+        from sasc_desktop.engine.errors import QueryError
+        with pytest.raises(QueryError, match="longer than 40"):
+            found(session, query)
+        return
     assert found(session, query) == expected
 
 
