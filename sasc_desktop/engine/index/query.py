@@ -331,7 +331,7 @@ _GROUP_TOKEN = re.compile(r'\[[^\]]*\]|\{[^}]*\}|"[^"]*"|[()]|[^\s()]+')
 _DATE_GROUP = re.compile(r"\bdate:\(")
 
 
-def _date_groups(text: str) -> str:
+def _date_groups(text: str, query: str | None = None) -> str:
     """date:(2001-03 2001-05) -> (date:2001-03 date:2001-05): each value of a date: group gets
     its own date: (Whoosh reads a group's values as words of the date field: no date matched),
     operators, brackets and NOT/- kept. Then, as anywhere, values side by side are either
@@ -354,6 +354,10 @@ def _date_groups(text: str) -> str:
                     break
             elif word in ("AND", "OR", "NOT") or word in _BINARY_OPERATORS:
                 pass
+            elif re.match(r"-?\w+:(?!\d)", word):   # (a field, not a time as in [2001-03-05T10:00 to ...])
+                raise QueryError(f"cannot understand the query {query or text!r}: {word.lstrip('-')!r} is inside "
+                                 f"a date group; only dates go between date:( and ), e.g. date:(2001-03 2001-05) "
+                                 f"{word.lstrip('-')}")
             elif word.startswith("-") and len(word) > 1:
                 word = "-date:" + word[1:]
             else:

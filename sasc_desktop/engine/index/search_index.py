@@ -501,7 +501,7 @@ class SearchIndex:
         schema = self.schema
         searchable = sorted(set(schema.names()) - {"id", "doc_id"})
         text = _check_syntax(_quoted_urls(text), searchable, original)   # (field names lower-cased)
-        text, dates = _normalise_dates(_date_groups(text), original)
+        text, dates = _normalise_dates(_date_groups(text, original), original)
         try:
             # (normalised after the filters are placed: Whoosh's normalising merges an OR's
             # overlapping date ranges, and groups the user typed into groups around them)

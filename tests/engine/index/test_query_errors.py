@@ -74,6 +74,11 @@ HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-0
     # the reviewer's: searched for the word "subject"
     ("subject:(", 'a "(" is not closed; close the group with ")", e.g. subject:(budget meeting)'),
     ("subject:(budget", 'a "(" is not closed; close the group with ")", e.g. subject:(budget meeting)'),
+    # a field inside a date group: was searched as the word "date" (8 hits for 21)
+    ("date:(2001-03 to:jeff)", "'to:jeff' is inside a date group; only dates go between date:( and ), e.g. "
+                               "date:(2001-03 2001-05) to:jeff"),
+    ("date:(2001 -from:ann)", "'from:ann' is inside a date group; only dates go between date:( and ), e.g. "
+                              "date:(2001-03 2001-05) from:ann"),
     ("date:(2001-03", 'a "(" is not closed; close the group with ")", e.g. date:(2001-03 2001-05)'),
     ("budget from:(ann", 'a "(" is not closed; close the group with ")", e.g. from:(ann bob)'),
     ("((budget", 'a "(" is not closed; close the group with ")", e.g. (budget OR lunch) AND meeting'),
