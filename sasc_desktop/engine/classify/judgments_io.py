@@ -8,6 +8,7 @@ never lets a reason stand beside a level 0 or -1 (see :func:`_reasons_against_le
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -532,6 +533,14 @@ def sensitivity_reasons(session, persona: str) -> dict[str, list[str]]:
     return out
 
 
+def _reasons_header(parts: list[str]) -> bool:
+    """A reasons file's header line: 'docid<TAB>persona<TAB>reason', in any case, with 'doc_id'
+    or 'doc id', 'personas' or 'persona_id', 'reasons' (a first doc id "docid42@x" is data)."""
+    names = [re.sub(r"[\s_-]+", "", p).casefold() for p in parts]
+    return (len(names) == 3 and names[0] in ("docid", "document", "messageid") and names[1].startswith("persona")
+            and names[2].startswith("reason"))
+
+
 def read_reasons(path) -> list[tuple[str, str, str]]:
     """A ``docid<TAB>persona<TAB>reason`` file (header line optional) -> (persona, docid, reason)."""
     out = []
@@ -549,7 +558,7 @@ def read_reasons(path) -> list[tuple[str, str, str]]:
     for number, line in enumerate(text.splitlines(), 1):
         line = line.removeprefix("\ufeff")   # (files joined: each one's byte-order mark, see formats._raw_lines)
         parts = line.split("\t")
-        if not line.strip() or (number == 1 and [p.strip().casefold() for p in parts] == ["docid", "persona", "reason"]):
+        if not line.strip() or (number == 1 and _reasons_header(parts)):
             continue
         if len(parts) != 3 or not all(p.strip() for p in parts):
             raise InputError(f"{path}, line {number}: expected 'docid<TAB>persona<TAB>reason', got {line!r}")

@@ -68,11 +68,14 @@ def test_a_topic_id_starting_with_a_hash_is_refused(tmp_path):
     s.close()
 
 
-def test_a_reasons_line_whose_doc_id_starts_with_docid_is_a_reason(tmp_path):
+@pytest.mark.parametrize("header", ["", "docid\tpersona\treason\n", "DocID\tPersona\tReasons\n",
+                                    "doc_id\tpersona_id\treason\n", "Doc ID\tPersona\tReason\n"])
+def test_a_reasons_line_whose_doc_id_starts_with_docid_is_a_reason(tmp_path, header):
     s = _project(tmp_path, n=3)
     reasons = tmp_path / "r.tsv"
-    reasons.write_text("docid42@x\tp1\tlegal\nm0@corp.com\tp1\tpersonal\n")
+    reasons.write_text(header + "docid42@x\tp1\tlegal\nm0@corp.com\tp1\tpersonal\n")
     assert import_judgments(s, reasons_path=reasons)["reasons"] == 2
+    assert [p["id"] for p in s.personas()] == ["p1"]      # (a header read as data made a persona "Persona")
     s.close()
 
 
