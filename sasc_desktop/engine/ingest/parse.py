@@ -89,7 +89,7 @@ def ignored_header(name: bytes) -> bool:
     return name in MAILBOX_HEADERS or name in TRANSIT_HEADERS or name.startswith(TRANSIT_PREFIXES)
 
 
-def content_digest(raw: bytes) -> str:
+def content_digest(raw: bytes, ignored=ignored_header) -> str:
     """The SHA-256 of a message as written, without what a mailbox adds to its copy and what
     the mail system adds on the way (:func:`ignored_header`: the :data:`MAILBOX_HEADERS`, the
     :data:`TRANSIT_HEADERS` and :data:`TRANSIT_PREFIXES`, with their folded lines), its mbox
@@ -98,7 +98,8 @@ def content_digest(raw: bytes) -> str:
     it. For a message without those headers and CRs it is the SHA-256 of its bytes, as the id
     was first made. Ids made under an earlier rule (the raw SHA-256; then without the mailbox
     headers only) are found again by :func:`..importer.stored_document` from the stored bytes.
-    (What may precede the headers, :func:`message_bytes`, is dropped too.)"""
+    (What may precede the headers, :func:`message_bytes`, is dropped too.) ``ignored``: which
+    header names are left out (a test gives an earlier rule's)."""
     raw = message_bytes(raw).replace(b"\r\n", b"\n")
     end = raw.find(b"\n\n")
     head, rest = (raw, b"") if end < 0 else (raw[:end + 1], raw[end + 1:])
@@ -109,7 +110,7 @@ def content_digest(raw: bytes) -> str:
                 kept.append(line)
             continue
         name = _HEADER_NAME.match(line)
-        dropping = bool(name) and ignored_header(name.group(1))
+        dropping = bool(name) and ignored(name.group(1))
         if not dropping:
             kept.append(line)
     return hashlib.sha256(b"\n".join(kept) + rest).hexdigest()

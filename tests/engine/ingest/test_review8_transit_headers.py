@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from mailfactory import mbox, msg
 
 from sasc_desktop.engine.ingest.parse import (MAILBOX_HEADERS, TRANSIT_HEADERS, TRANSIT_PREFIXES,
-                                              content_digest, ignored_header, message_bytes, parse_message,
+                                              content_digest, ignored_header, parse_message,
                                               synthetic_message_id)
 from sasc_desktop.engine.protect.search import judged_sensitive_among
 from sasc_desktop.engine.session import Session
@@ -225,32 +225,18 @@ def test_sent_copy_with_bcc_kept_and_every_recipient_copy_joins(tmp_path):
             assert s.search("zanzibar").total == 1 and s.stats()["unindexed"] == 0
 
 
-def _previous_rule_bytes(raw: bytes) -> bytes:
-    """The bytes the previous rule hashed for the id of a message without a Message-ID (its
-    content_digest, as it was): without the mbox From line, CRs and the mailbox headers of the
-    time, with their folded lines; transit headers kept."""
+def _previous_rule_digest(raw: bytes) -> str:
+    """The content_digest of the previous rule: the mailbox headers of the time left out, transit
+    headers kept."""
     previous = MAILBOX_HEADERS - {b"x-account-key", b"x-identity-key"}
-    raw = message_bytes(raw).replace(b"\r\n", b"\n")
-    end = raw.find(b"\n\n")
-    head, rest = (raw, b"") if end < 0 else (raw[:end + 1], raw[end + 1:])
-    kept, dropping = [], False
-    for line in head.split(b"\n"):
-        if line[:1] in (b" ", b"\t") and line.strip():
-            if not dropping:
-                kept.append(line)
-            continue
-        name = re.match(rb"^([!-9;-~]+)[ \t]*:", line)
-        dropping = bool(name) and name.group(1).lower() in previous
-        if not dropping:
-            kept.append(line)
-    return b"\n".join(kept) + rest
+    return content_digest(raw, ignored=lambda name: name.lower() in previous)
 
 
 def test_a_project_made_under_the_previous_rule_keeps_its_id_and_takes_in_the_sent_copy(tmp_path):
     inbox, sent = tmp_path / "inbox.mbox", tmp_path / "Sent.mbox"
     inbox.write_bytes(mbox([INBOX]))
     sent.write_bytes(mbox([SENT]))
-    old = "sasc-" + hashlib.sha256(_previous_rule_bytes(INBOX)).hexdigest()[:24]
+    old = "sasc-" + _previous_rule_digest(INBOX)[:24]
     assert old == "sasc-" + hashlib.sha256(INBOX).hexdigest()[:24]
     assert old != parse_message(INBOX, "x").message_id == parse_message(SENT, "y").message_id
     with Session.create(tmp_path / "p") as s:
@@ -306,7 +292,7 @@ def test_spamassassin_without_message_ids_merges_only_transit_copies(shared_data
     for path in files:
         raw = _without_message_id(path.read_bytes())
         groups[synthetic_message_id(raw)].append(raw)
-        previous.add(hashlib.sha256(_previous_rule_bytes(raw)).hexdigest())
+        previous.add(_previous_rule_digest(raw))
     assert len(previous) == 6046                 # the previous rule: every one its own document
     assert len(groups) == 6032
     merged = [g for g in groups.values() if len(g) > 1]
