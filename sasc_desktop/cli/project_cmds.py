@@ -245,8 +245,11 @@ def cmd_stats(args) -> int:
 
 def cmd_reindex(args) -> int:
     bar = TextProgressBar("reindex")
-    with Session.open(args.dir) as s:
-        n = s.reindex(Progress(bar))
+    with Session.open(args.dir, Progress(bar)) as s:
+        # An index of another version, damaged or missing was just rebuilt whole by opening: once
+        # is enough, unless something kept it from indexing every message.
+        done = s.rebuilt_on_open is not None and s.complete_index() == 0
+        n = s.rebuilt_on_open if done else s.reindex(Progress(bar))
     bar.finish()
     if getattr(args, "json", False):
         print_json({"reindexed": n})

@@ -246,6 +246,7 @@ NOTE_HANDLERS: list[Callable[[str], None]] = []
 
 class Session:
     notes: list[str] = []   # what opening the project did that the user should know (the index rebuilt)
+    rebuilt_on_open: Optional[int] = None   # messages indexed when opening rebuilt the whole index
 
     def __init__(self, paths: ProjectPaths, store: Store, index: SearchIndex):
         self.paths, self.store, self.index = paths, store, index
@@ -278,7 +279,9 @@ class Session:
             index = _open_index(store, paths, notes)
             session = cls(paths, store, index)
             session.notes = notes
-            repair_index(store, index, progress)
+            indexed = repair_index(store, index, progress)
+            if index.rebuilt:
+                session.rebuilt_on_open = indexed
         except BaseException:
             if index is not None:
                 index.close()

@@ -287,3 +287,25 @@ def test_a_read_only_project_with_a_damaged_index_says_how_to_rebuild_it(tmp_pat
         assert len(s.notes) == 1
         assert s.reindex() == 12
     check_whole(copy)
+
+
+def test_reindex_of_a_damaged_project_rebuilds_it_once(tmp_path, monkeypatch, capsys):
+    """'sasc reindex' on a damaged project: opening it rebuilds the index whole, so the command
+    does not rebuild it a second time (it did: twice the work on a large project); on a healthy
+    project it rebuilds once, as asked. Every rebuild is counted where it happens (the real
+    SearchIndex.recreate, called through)."""
+    import json
+
+    from sasc_desktop.cli import main as sasc
+    from sasc_desktop.engine.index import SearchIndex
+    root = project(tmp_path)
+    damage(root, "toc truncated")
+    made = []
+    recreate = SearchIndex.recreate.__func__
+    monkeypatch.setattr(SearchIndex, "recreate",
+                        classmethod(lambda cls, *a, **k: made.append(1) or recreate(cls, *a, **k)))
+    assert sasc(["reindex", str(root), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"reindexed": 12} and len(made) == 1
+    assert sasc(["reindex", str(root), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"reindexed": 12} and len(made) == 2
+    check_whole(root)

@@ -312,6 +312,7 @@ class SearchIndex:
         ``create_missing``; else opened and checked (:meth:`check`), IndexDamagedError when it
         cannot be opened or read, or when there is none and not ``create_missing``."""
         self.path = Path(path)
+        self.rebuilt = False   # made anew, empty, by recreate (its documents to be indexed again)
         self._lock = threading.Lock()
         self._searcher = None
         self._fast = None          # FastScorer of the current searcher
@@ -395,7 +396,9 @@ class SearchIndex:
                         pass
         elif path.exists() or path.is_symlink():
             path.unlink()
-        return cls(path, create=True)
+        index = cls(path, create=True)
+        index.rebuilt = True
+        return index
 
     # writing --------------------------------------------------------------------------
     def writer(self):
