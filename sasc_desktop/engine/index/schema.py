@@ -26,7 +26,7 @@ from whoosh.system import pack_uint
 #   4: dates on the sender's clock (the day the message says), not in UTC.
 #   5: Latin and Greek accents folded in words and addresses (cafe finds café, from:jose José).
 #   6: decomposed (NFD) accents kept in their words; stylised letters (𝐁𝐔𝐃𝐆𝐄𝐓) lower-cased; the
-#      2-40 character limit measured on the word as written, before folding.
+#      2-40 character limit and stop words on the word as written, before folding.
 INDEX_VERSION = 6
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
@@ -95,11 +95,11 @@ class FoldFilter(Filter):
 
 
 class FoldStopFilter(Filter):
-    """Whoosh filter: Whoosh's StopFilter(minsize=2, maxsize=40) with :func:`fold` between its
-    size check and its stop-word check, in one pass (kept words renumbered as it does): the size
-    is the word's as written (a 40-letter word with "ß" is kept, as a query for it expects: the
-    query's limit is on the word typed), the stop words are matched folded, a word folded to
-    nothing is dropped."""
+    """Whoosh filter: Whoosh's StopFilter(minsize=2, maxsize=40), then :func:`fold`, in one pass
+    (kept words renumbered as it does). Size and stop words are the word's as written: a
+    40-letter word with "ß" is kept, as a query for it expects (the query's limit is on the word
+    typed), and "thé" (tea) is a word, though folded it is "the". A word folded to nothing is
+    dropped."""
 
     def __eq__(self, other):
         return other is not None and self.__class__ is other.__class__
@@ -107,8 +107,9 @@ class FoldStopFilter(Filter):
     def __call__(self, tokens):
         pos = None
         for t in tokens:
-            folded = fold(t.text) if _MINSIZE <= len(t.text) <= _MAXSIZE else ""
-            if folded and folded not in _STOPS:
+            text = t.text
+            folded = fold(text) if _MINSIZE <= len(text) <= _MAXSIZE and text not in _STOPS else ""
+            if folded:
                 t.text = folded
                 if t.positions:
                     if pos is None:
@@ -209,12 +210,10 @@ _STEM_CACHE_MAX = 500_000
 
 
 def _stem_of(word: str):
-    if len(word) < _MINSIZE or len(word) > _MAXSIZE:
+    if len(word) < _MINSIZE or len(word) > _MAXSIZE or word in _STOPS:
         return None
     word = fold(word)
-    if not word or word in _STOPS:
-        return None
-    return stem(word)
+    return stem(word) if word else None
 
 
 def analyse_terms(text: str) -> tuple[int, list[str]]:

@@ -25,6 +25,8 @@ MAILS = [
          body="\U0001d401\U0001d414\U0001d403\U0001d406\U0001d404\U0001d413 \u210d\U0001d560\U0001d565\U0001d556\U0001d55d booking"),
     # 40 letters as written, 41 folded (ß: ss): indexed, as the query's 40-letter limit expects
     dict(message_id="<long@x>", subject="Shipping", body="donaudampfschifffahrtsgesellschaftsgroße project"),
+    # a word as written that folds to a stop word: still a word ("the" stays a stop word)
+    dict(message_id="<tea@x>", subject="Pause", body="Un thé vert, merci."),
 ]
 
 
@@ -67,6 +69,8 @@ def test_fold_exact():
     ("subject:free", {"fancy@x"}),
     ("donaudampfschifffahrtsgesellschaftsgroße", {"long@x"}),
     ("donaudampfschifffahrtsgesellschaftsgrosse", set()),   # (41 letters as written: refused below)
+    ("thé vert", {"tea@x"}),
+    ("THÉ", {"tea@x"}),
 ])
 def test_accents_are_folded_on_both_sides(session, query, expected):
     if len(query) > 40:

@@ -110,7 +110,7 @@ SCHEMA = build_schema()
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300) | st.lists(
     st.sampled_from(["The", "running", "runs", "a", "I", "x.y.z", "e-mail", "don't", "Ünïcödé", "ΣΊΣΥΦΟΣ",
                      "İstanbul", "Straße", "Ærø", "ガス", "ﬁnance", "cafe\u0301", "Йогурт", "\u0418\u0306", "\u30ab\u3099", "\U0001d401\U0001d414", "a\u0301" * 21,
-                     "gro\u00df" * 10, "3.14", "***", "co-operate", "a" * 41, "ab", "\n", "  ", "<bob@x.org>"]),
+                     "gro\u00df" * 10, "th\u00e9", "\u00f3n", "TH\u00c9", "3.14", "***", "co-operate", "a" * 41, "ab", "\n", "  ", "<bob@x.org>"]),
     max_size=60).map(" ".join)
 
 
