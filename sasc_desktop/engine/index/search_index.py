@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import shutil
 from array import array
 import threading
@@ -316,6 +317,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._searcher = None
         self._fast = None          # FastScorer of the current searcher
+        self._toc = None           # the identity of the table of contents the searcher read
         self._query_schema = None
         self.analyzer = text_analyzer()
         if create:
@@ -419,12 +421,21 @@ class SearchIndex:
     def searcher(self):
         with self._lock:
             # (Whoosh's refresh() fails when the old searcher saw an empty index: reopen instead.)
-            if self._searcher is not None and not self._searcher.up_to_date():
+            if self._searcher is not None and self._outdated(self._searcher):
                 self._searcher.close()
                 self._searcher = self._fast = None
             if self._searcher is None:
                 self._searcher = self.ix.searcher(weighting=BM25F(B=0.75, K1=1.2))
+                self._toc = self._toc_identity(self._searcher.ixreader.generation())
             return self._searcher
+
+    def _toc_identity(self, generation: int):
+        """The table of contents file of ``generation``: (inode, mtime, size), None when gone."""
+        try:
+            st = os.stat(self.path / f"_MAIN_{generation}.toc")
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size
 
     def _retrying(self, run):
         """``run(searcher)``, once more on a fresh searcher when it fails because an index commit
@@ -454,12 +465,18 @@ class SearchIndex:
         except Exception as exc:  # (the index's files cannot be read: said so, not a traceback)
             raise IndexDamagedError(self.path, _why(exc)) from exc
 
-    @staticmethod
-    def _outdated(searcher) -> bool:
+    def _outdated(self, searcher) -> bool:
+        """Whether ``searcher`` no longer reads the latest index: a later generation was committed,
+        or its generation's table of contents is another file. An index rebuilt by another
+        process ('sasc reindex') numbers its generations from 0 again: after it and one import,
+        _MAIN_2.toc was a new file while an open session's searcher, of the old generation 2,
+        counted as up to date and missed the new mail until the next commit."""
         try:
-            return not searcher.up_to_date()
+            if not searcher.up_to_date():
+                return True
         except Exception:  # (the index's table of contents being rewritten)
             return True
+        return searcher is self._searcher and self._toc_identity(searcher.ixreader.generation()) != self._toc
 
     def _drop(self, searcher) -> None:
         with self._lock:

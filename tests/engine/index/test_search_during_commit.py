@@ -69,7 +69,7 @@ def test_a_searcher_left_behind_by_a_merging_commit_fails_loudly(tmp_path: Path)
     assert len(list(stale.reader().leaf_readers())) == 3
     add(idx, 100, 5, optimize=True)      # merges the three: their files are deleted
     assert len(list(idx.searcher().reader().leaf_readers())) == 1
-    assert not stale.up_to_date() and SearchIndex._outdated(stale)
+    assert not stale.up_to_date() and idx._outdated(stale)
     # Whoosh finds no stored-fields column for the merged-away segment (what it raises, for the record)
     with pytest.raises(TypeError, match="not subscriptable"):
         stale.stored_fields(0)
