@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token, Tokenizer
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import DATETIME, ID, STORED, TEXT, Schema
 from whoosh.lang.porter import stem
@@ -26,7 +26,8 @@ from whoosh.system import pack_uint
 #   4: dates on the sender's clock (the day the message says), not in UTC.
 #   5: Latin and Greek accents folded in words and addresses (cafe finds café, from:jose José).
 #   6: decomposed (NFD) accents kept in their words; stylised letters (𝐁𝐔𝐃𝐆𝐄𝐓) lower-cased; the
-#      2-40 character limit and stop words on the word as written, before folding.
+#      2-40 character limit and stop words on the word as written, before folding; folder:
+#      any part of the folder's path or the whole path, case and accents blind.
 INDEX_VERSION = 6
 
 SEARCH_FIELDS = ("subject", "body", "attachments")
@@ -130,6 +131,39 @@ def text_analyzer():
     return RegexTokenizer(_TOKEN_PATTERN) | LowercaseFilter() | FoldStopFilter() | StemFilter(cachesize=50000)
 
 
+def folder_parts(path: str) -> list[str]:
+    """A folder's path as the index keeps it: its parts, lower-cased and folded, without the
+    separators ('\\Palmer_Holly\\Inbox' and 'palmer_holly/inbox' -> ['palmer_holly', 'inbox'])."""
+    return [fold(p.lower()) for p in re.split(r"[/\\]+", path or "") if p.strip()]
+
+
+class FolderTokenizer(Tokenizer):
+    """The folder field's analyser. Indexed: every run of parts of the folder's path, the whole
+    path too ('mail\\Palmer_Holly\\Inbox' -> 'mail', 'palmer_holly', 'inbox', 'mail/palmer_holly',
+    'palmer_holly/inbox', 'mail/palmer_holly/inbox'); queried: the path typed, so folder:inbox finds
+    every Inbox, folder:palmer_holly/inbox (or folder:"\\Palmer_Holly\\Inbox") that one, and
+    folder:palmer_holly all of Holly's. It was the stored path, exact and case-sensitive:
+    folder:inbox found nothing in the demo project."""
+
+    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True,
+                 start_pos=0, start_char=0, tokenize=True, mode="", **kwargs):
+        parts = folder_parts(value)
+        whole = "/".join(parts)
+        if mode == "index":   # (every run of parts: folder:holly/inbox, folder:mail/holly, folder:inbox)
+            texts = list(dict.fromkeys("/".join(parts[i:j]) for i in range(len(parts))
+                                       for j in range(i + 1, len(parts) + 1)))
+        else:
+            texts = [whole]
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        for i, text in enumerate(texts if parts else []):
+            t.text, t.boost, t.stopped = text, 1.0, False
+            if positions:
+                t.pos = start_pos + i
+            if chars:
+                t.startchar, t.endchar = start_char, start_char + len(value)
+            yield t
+
+
 def address_analyzer():
     return RegexTokenizer(_ADDRESS_PATTERN) | LowercaseFilter() | FoldFilter()
 
@@ -187,7 +221,7 @@ def build_schema() -> Schema:
         to=PreText(analyzer=address_analyzer(), phrase=False),
         date=PreDate(),
         thread=ID(),
-        folder=ID(),
+        folder=ID(analyzer=FolderTokenizer()),
     )
 
 
