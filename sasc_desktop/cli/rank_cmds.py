@@ -39,7 +39,7 @@ def register(sub) -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("--persona", required=True)
     p.add_argument("--rankers", nargs="+", default=["bm25", "ca"],
-                   help="bm25 linear lambdamart adarank ca (a name given twice is used once)")
+                   help="bm25 linear lambdamart adarank ca (default: bm25 ca; a name given twice is used once)")
     p.add_argument("--approaches", nargs="+", default=None,
                    help="relevance prefilter postfilter demote joint joint_postfilter (default: all; a name "
                         "given twice is used once)")
