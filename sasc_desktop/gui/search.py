@@ -47,8 +47,9 @@ SYNTAX_HELP = """<h3>Query syntax</h3>
 <tr><td style="padding-right:12px"><code>budget NOT draft</code>, <code>budget -draft</code></td><td>leave out messages with <i>draft</i></td></tr>
 <tr><td style="padding-right:12px"><code>"board meeting"</code></td><td>the exact phrase; a word with dots, dashes or slashes (<i style="white-space:nowrap">year-end</i>, <i style="white-space:nowrap">kean@enron.com</i>, <i style="white-space:nowrap">11/22/99</i>) is searched the same way</td></tr>
 <tr><td style="padding-right:12px"><code>budg*</code>, <code>bud?et</code></td><td>words starting with <i>budg</i>; any one letter</td></tr>
-<tr><td style="padding-right:12px"><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code></td></tr>
+<tr><td style="padding-right:12px"><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code>, or <code>all</code> of them</td></tr>
 <tr><td style="padding-right:12px"><code>from:fossum</code>, <code>to:enron.com</code></td><td>sender / recipients: a name, address or domain</td></tr>
+<tr><td style="padding-right:12px"><code>folder:inbox</code>, <code>folder:holly/inbox</code></td><td>every Inbox; one folder (a path) and its subfolders</td></tr>
 <tr><td style="padding-right:12px"><code>date:2001-05</code>, <code>date:[2001-01 to 2001-03]</code></td><td>a month, or a date range</td></tr>
 <tr><td style="padding-right:12px"><code>date:&gt;2001-03</code>, <code>date:&lt;2002</code></td><td>after March 2001 (from April on); before 2002 (up to the end of 2001); <code>&gt;=</code> and <code>&lt;=</code> include the date named</td></tr>
 <tr><td style="padding-right:12px"><code>budget from:fossum date:2001</code></td><td>filters narrow the search, with or without words: <i>budget</i>, only from fossum, only in 2001</td></tr>
