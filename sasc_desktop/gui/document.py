@@ -23,6 +23,16 @@ log = logging.getLogger("sasc_desktop.gui")
 _OLD_HINT = "retrain with 'sasc classify train'"    # how the engine ends a refused (old / damaged) model file
 
 
+def folder_line(doc: dict[str, Any]) -> str:
+    """The message's folder, as folder: finds it (the kept copy's), and the other folders its
+    copies were imported from: 'mail/Sent (copies also in mail/Inbox)'."""
+    folder = doc.get("folder") or ""
+    others = sorted({c.get("folder") or "" for c in doc.get("copies", []) if not c.get("kept")} - {folder, ""})
+    if not others:
+        return folder
+    return f"{folder or '(top folder)'} (copies also in {', '.join(others)})"
+
+
 class SafeBrowser(QTextBrowser):
     """A text browser that never fetches anything: every resource request (images, style
     sheets, http(s), file) is refused and remembered; links are not followed."""
@@ -404,10 +414,11 @@ class DocumentView(QWidget):
                  field_marks(explanation, "subject", subject)),
                 ("From", doc.get("from") or "", (), []), ("To", doc.get("to") or "", (), []),
                 ("Cc", doc.get("cc") or "", (), []), ("Bcc", doc.get("bcc") or "", (), []),
-                ("Date", header_date(doc.get("date")) or "(no date)", (), [])]
+                ("Date", header_date(doc.get("date")) or "(no date)", (), []),
+                ("Folder", folder_line(doc), (), [])]
         lines = []
         for name, value, spans, marks in rows:
-            if not value and name in ("Cc", "Bcc"):
+            if not value and name in ("Cc", "Bcc", "Folder"):
                 continue
             if len(value) > 400:
                 value, spans = value[:400] + " …", [s for s in spans if s[1] <= 400]
