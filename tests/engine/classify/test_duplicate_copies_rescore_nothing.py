@@ -7,46 +7,22 @@ copies row newer than the stored scores, so importing the same mail again from a
 re-scored the whole project for every persona. Which messages were scored again is read from
 the stored scores themselves: every stored probability is set to a value no model gives, and a
 message scored again has its model's probability stored instead."""
-import json
-import random
 import shutil
 
 import numpy as np
 
-from sasc_desktop.engine.classify import api, import_judgments, probabilities, train
+from sasc_desktop.engine.classify import api, probabilities, train
 from sasc_desktop.engine.classify.api import load_model
 from sasc_desktop.engine.session import Session
 
-SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
-             "confidential settlement terms", "salary and termination of Bob"]
-PLAIN = ["lunch menu for friday", "quarterly gas volumes report", "meeting room booking", "pipeline capacity update",
-         "conference travel schedule"]
+from judged_mail import eml as _eml, judged_project
+
 MARK = 0.123456789  # a stored probability no scoring writes
 N = 40
 
 
-def _eml(mid: str, subject: str, body: str, sender: str, extra: str = "") -> str:
-    return (f"{extra}Message-ID: <{mid}>\nDate: Mon, 5 Mar 2001 10:00:00 -0800\nFrom: {sender}\n"
-            f"To: carl@corp.com, dee@other.org\nSubject: {subject}\n\n{body}\n")
-
-
 def _project(tmp_path) -> Session:
-    rng = random.Random(2)
-    folder = tmp_path / "mail"
-    folder.mkdir()
-    lines = []
-    for i in range(N):
-        s = i % 3 == 0
-        text = rng.choice(SENSITIVE if s else PLAIN) + " " + rng.choice(PLAIN)
-        (folder / f"{i:03d}.eml").write_text(_eml(f"m{i}@corp.com", f"note {i}", text,
-                                                  "ann@corp.com" if i % 2 else "bob@corp.com"))
-        lines.append(f"p1 m{i}@corp.com {int(s)}")
-    (tmp_path / "sens.txt").write_text("\n".join(lines) + "\n")
-    (tmp_path / "personas.json").write_text(json.dumps([{"id": "p1", "name": "Persona One"}]))
-    s = Session.create(tmp_path / "proj")
-    s.ingest([folder], workers=0)
-    import_judgments(s, sensitivity_path=tmp_path / "sens.txt", personas_path=tmp_path / "personas.json")
-    return s
+    return judged_project(tmp_path, N, seed=2)
 
 
 def _mark_stored_scores(s) -> None:

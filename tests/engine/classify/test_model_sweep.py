@@ -20,7 +20,7 @@ import pytest
 from sasc_desktop.engine.classify import import_judgments, train
 from sasc_desktop.engine.classify import api
 from sasc_desktop.engine.classify.api import _model_path, load_model
-from sasc_desktop.engine.project.modelfile import lock_for_writing, lock_path
+from sasc_desktop.engine.project.modelfile import lock_path
 from sasc_desktop.engine.session import Session
 
 from test_classify_project import _mail_folder  # 60 messages, persona p1 (20 sensitive)

@@ -1,45 +1,18 @@
 """Stored sensitivity scores follow the project's mail, on real projects (real mail files, real
 SQLite, real Whoosh, real models): mail ingested after the scores were read, in this process or
 another, is scored on first use as a cold start scores it."""
-import json
-import random
-
 import numpy as np
-import pytest
 
-from sasc_desktop.engine.classify import api, explain, import_judgments, probabilities, probabilities_for, train
+from sasc_desktop.engine.classify import api, explain, probabilities, probabilities_for, train
 from sasc_desktop.engine.classify.api import load_model
 from sasc_desktop.engine.session import Session
 
-SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
-             "confidential settlement terms", "salary and termination of Bob"]
-PLAIN = ["lunch menu for friday", "quarterly gas volumes report", "meeting room booking", "pipeline capacity update",
-         "conference travel schedule"]
-
-
-def _eml(mid: str, subject: str, body: str, sender: str = "ann@corp.com", extra: str = "") -> str:
-    return (f"Message-ID: <{mid}>\nDate: Mon, 5 Mar 2001 10:00:00 -0800\nFrom: {sender}\n"
-            f"To: carl@corp.com, dee@other.org\n{extra}Subject: {subject}\n\n{body}\n")
+from judged_mail import eml as _eml, judged_project
 
 
 def _project(tmp_path, n: int = 60) -> Session:
     """n messages, every third one judged sensitive for persona p1."""
-    rng = random.Random(1)
-    folder = tmp_path / "mail"
-    folder.mkdir()
-    lines = []
-    for i in range(n):
-        s = i % 3 == 0
-        text = rng.choice(SENSITIVE if s else PLAIN) + " " + rng.choice(PLAIN)
-        (folder / f"{i:03d}.eml").write_text(_eml(f"m{i}@corp.com", f"note {i} {text.split()[0]}", text,
-                                                  "ann@corp.com" if i % 2 else "bob@corp.com"))
-        lines.append(f"p1 m{i}@corp.com {int(s)}")
-    (tmp_path / "sens.txt").write_text("\n".join(lines) + "\n")
-    (tmp_path / "personas.json").write_text(json.dumps([{"id": "p1", "name": "Persona One"}]))
-    s = Session.create(tmp_path / "proj")
-    s.ingest([folder], workers=1)
-    import_judgments(s, sensitivity_path=tmp_path / "sens.txt", personas_path=tmp_path / "personas.json")
-    return s
+    return judged_project(tmp_path, n, seed=1, subject=lambda i, text: f"note {i} {text.split()[0]}", workers=1)
 
 
 def _mail(tmp_path, name: str, files: dict[str, str]):

@@ -324,7 +324,7 @@ def test_an_unwritable_models_folder_is_a_project_error_and_changes_nothing(proj
 def test_incremental_refit_only_for_small_label_changes(project):
     s = project
     labels = training_labels(s, "p1")
-    first = train(s, "p1", kind="lr")
+    assert not train(s, "p1", kind="lr").incremental  # the first fit is a full one
     model = load_model(s, "p1")
     rows, y = model.full_fit_labels_
     fm = project_features(s)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from mailfactory import mbox, msg
 
-from sasc_desktop.engine.errors import Cancelled
 from sasc_desktop.engine.progress import Progress
 from sasc_desktop.engine.session import Session
 

@@ -5,7 +5,6 @@ import's commit (the reviewer's `sasc search` during a `sasc ingest`: 319 hits, 
 and to wait on the import's index writer. Real project, real lock, real Whoosh index."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from mailfactory import mbox, msg
 

@@ -61,6 +61,7 @@ def test_cancelled_import_is_cancelled_with_its_counts_and_a_rerun_is_done(tmp_p
     assert stats_statuses(proj) == {str(big): "cancelled"}
     with Session.open(proj) as s:
         r2 = s.ingest([big], workers=0)
+    assert (r2.ingested, r2.duplicates, r2.cancelled) == (1600 - r.ingested, r.ingested, False)
     status, report = statuses(proj)[str(big)]
     assert status == "done" and (report["ingested"], report["duplicates"]) == (1600 - r.ingested, r.ingested)
 
