@@ -57,6 +57,29 @@ def per_topic_series(result: dict) -> tuple[str, dict[str, list[tuple[str, list[
     return cs, out
 
 
+def cutoff_figure(result: dict):
+    """cutoff.png's figure: per ranker a panel of the first measure's mean over topics against the
+    number of documents shown, one line per approach (a gap where no topic is defined)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rankers, m0 = result["rankers"], result["measures"][0]
+    fig, axes = plt.subplots(1, len(rankers), figsize=(min(20, max(8, 4.6 * len(rankers))), 4.8), sharey=True,
+                             squeeze=False)
+    for ax, rk in zip(axes[0], rankers):
+        for c in result.get("cutoff_curves", []):
+            if c["ranker"] == rk:
+                ys = [np.nan if v is None else v for v in c["values"]]   # None: no topic defined at that cutoff
+                ax.plot(range(len(ys)), ys, marker=".", label=c["approach"])
+        ax.set_xlabel("cutoff (documents shown)")
+        ax.set_title(rk)
+        if ax.lines:
+            ax.legend(fontsize=8)
+    axes[0][0].set_ylabel(f"mean {m0}")
+    fig.suptitle(f"Score against cutoff: {result['persona']}")
+    return fig
+
+
 def write_report(result: dict, out_dir) -> list[str]:
     """Write the CSV tables and PNG charts into ``out_dir`` (made when missing); returns the
     file names. A file system problem is an :class:`InputError` naming the folder."""
@@ -141,17 +164,6 @@ def _write_report(result: dict, out_dir) -> list[str]:
                                       else ""))
     files.append(_save(fig, out, "per_topic_csdcg.png"))
 
-    # 3. score against cutoff
-    rk = "ca" if "ca" in rankers else rankers[-1]
-    fig, ax = plt.subplots(figsize=(8, 4.8))
-    for c in result.get("cutoff_curves", []):
-        if c["ranker"] != rk:
-            continue
-        ys = [np.nan if v is None else v for v in c["values"]]   # None: no topic defined at that cutoff
-        ax.plot(range(len(ys)), ys, marker=".", label=c["approach"])
-    ax.set_xlabel("cutoff (documents shown)")
-    ax.set_ylabel(f"mean {m0}")
-    ax.set_title(f"Score against cutoff ({rk})")
-    ax.legend(fontsize=8)
-    files.append(_save(fig, out, "cutoff.png"))
+    # 3. score against cutoff: one panel per ranker
+    files.append(_save(cutoff_figure(result), out, "cutoff.png"))
     return files

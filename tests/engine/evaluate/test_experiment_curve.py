@@ -46,3 +46,23 @@ def test_cutoff_curve_is_none_where_no_topic_is_defined_and_the_report_draws_it(
     files = write_report(res, tmp_path / "rep")
     assert "cutoff.png" in files and (tmp_path / "rep" / "cutoff.png").stat().st_size > 0
 
+
+
+def test_cutoff_chart_has_a_panel_per_ranker_with_each_approach_curve(exp_project):
+    """cutoff.png drew only ca (or the last ranker): with --rankers bm25 linear, bm25's curves were
+    computed and never shown."""
+    import math
+    from sasc_desktop.engine.evaluate.experiment_report import cutoff_figure
+    import matplotlib.pyplot as plt
+    with Session.open(exp_project) as s:
+        res = s.run_experiment(PERSONA, rankers=["bm25", "linear"], approaches=["relevance", "prefilter"],
+                               classifier="oracle", depth=20, eval_measures=["nCS-DCG@10(cost=12)"])
+    fig = cutoff_figure(res)
+    try:
+        assert [ax.get_title() for ax in fig.axes] == ["bm25", "linear"]
+        for ax, rk in zip(fig.axes, ["bm25", "linear"]):
+            want = {c["approach"]: c["values"] for c in res["cutoff_curves"] if c["ranker"] == rk}
+            got = {ln.get_label(): [None if math.isnan(y) else float(y) for y in ln.get_ydata()] for ln in ax.lines}
+            assert set(got) == {"relevance", "prefilter"} and got == want
+    finally:
+        plt.close(fig)
