@@ -7,6 +7,7 @@ import html
 import logging
 import re
 import shlex
+from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
@@ -286,6 +287,20 @@ class PagedBrowser(QWidget):
             return
         self.show_page(0)
 
+    def position(self) -> tuple[int, int, int]:
+        """Where the reader is: the part shown and the scroll bars' values."""
+        return self.page, self.browser.verticalScrollBar().value(), self.browser.horizontalScrollBar().value()
+
+    def restore(self, position: tuple[int, int, int]) -> None:
+        """Back to ``position`` (see :meth:`position`) in the text shown now: the same part (the
+        last one when it has fewer) and scrolled as far (as far as it goes)."""
+        page, v, h = position
+        if self.pages is not None and len(self.pages) > 1:
+            self.show_page(min(page, len(self.pages) - 1))
+        self.browser.document().size()  # lays the text out now, so the scroll bars have their range
+        self.browser.verticalScrollBar().setValue(v)
+        self.browser.horizontalScrollBar().setValue(h)
+
     def show_page(self, page: int) -> None:
         pages = self.pages
         if pages is None or not 0 <= page < len(pages):
@@ -405,7 +420,14 @@ class DocumentView(QWidget):
         self.next_in_thread.setEnabled(False)
 
     def show_document(self, payload: dict[str, Any]) -> None:
+        """Show ``payload``. The message shown already, loaded again (a training finished, the
+        persona or the preferences changed), keeps the reader's place: the part, the scrolling
+        and the attachment chosen; only its highlights and sensitivity line change."""
         doc = payload["doc"]
+        again = self.doc is not None and self.doc["doc"].get("doc_id") == doc.get("doc_id")
+        if again:
+            place = (self.body_pager.position(), self.attachments.currentRow(), self.attachment_pager.position(),
+                     self.thread_list.verticalScrollBar().value())
         self.doc = payload
         sens = payload.get("sensitivity")
         explanation = (sens or {}).get("explanation")
@@ -420,9 +442,10 @@ class DocumentView(QWidget):
         for name, value, spans, marks in rows:
             if not value and name in ("Cc", "Bcc", "Folder"):
                 continue
-            if len(value) > 400:
-                value, spans = value[:400] + " …", [s for s in spans if s[1] <= 400]
-                marks = [m for m in marks if m.end <= 400]
+            if len(value) > 400:  # a span or mark running past the cut is highlighted up to it
+                value = value[:400] + " …"
+                spans = [(a, min(b, 400)) for a, b in spans if a < 400]
+                marks = [replace(m, end=min(m.end, 400)) for m in marks if m.start < 400]
             shown = highlighted_html(value, spans, marks)
             if name == "Subject":
                 lines.append(f'<span style="font-size:13pt;font-weight:600">{shown}</span>')
@@ -471,6 +494,14 @@ class DocumentView(QWidget):
             self.thread_list.setCurrentRow(current)
         self.prev_in_thread.setEnabled(current > 0)
         self.next_in_thread.setEnabled(current < len(thread) - 1)
+        if again:
+            body, row, attachment, thread_scroll = place
+            self.body_pager.restore(body)
+            if 0 <= row < self.attachments.count():
+                if row != self.attachments.currentRow():
+                    self.attachments.setCurrentRow(row)
+                self.attachment_pager.restore(attachment)
+            self.thread_list.verticalScrollBar().setValue(thread_scroll)
 
     # ------------------------------------------------------------------------------------
     def _show_attachment(self, row: int) -> None:
@@ -525,7 +556,7 @@ def current_persona(session) -> Optional[dict[str, Any]]:
     active = session.settings().get("active_persona")
     chosen = next((p for p in personas if p["id"] == active), personas[0])
     return {"persona": chosen["id"], "persona_name": chosen.get("name") or chosen["id"],
-            "train_hint": f"{session.root} --persona {chosen['id']}"}
+            "train_hint": f"{shlex.quote(str(session.root))} --persona {shlex.quote(chosen['id'])}"}
 
 
 def load_sensitivity(session) -> Optional[dict[str, Any]]:

@@ -42,8 +42,18 @@ TRAIN_KIND = DEFAULT_KIND  # the kind `sasc classify train` fits by default: log
 def project_info(session: Session) -> dict[str, Any]:
     """Worker-thread: what the status bar and dialogs show about a project; ``notes``: what
     opening it did that its user should know (Session.notes: its search index rebuilt)."""
+    models = dict(session.store.con.execute("SELECT persona, version FROM classifier_models"))
     return {"root": str(session.root), "stats": session.stats(), "settings": session.settings(),
-            "personas": list_personas(session.store), "notes": list(session.notes)}
+            "personas": list_personas(session.store), "notes": list(session.notes), "models": models}
+
+
+def sensitivity_source(info: Optional[dict[str, Any]]) -> Optional[tuple[Any, Any]]:
+    """What the sensitivity the window shows comes from: the active persona and its model's
+    version (None without a project)."""
+    if not info:
+        return None
+    persona = info["settings"].get("active_persona")
+    return persona, info.get("models", {}).get(persona)
 
 
 class ChangeWatch:
@@ -601,11 +611,24 @@ class MainWindow(QMainWindow):
     def _info_refreshed(self, info) -> None:
         """The project's info read afresh (after an import, or when another program or a
         background job changed the project: ChangeWatch): the status bar, the actions that need
-        personas and the model quality window follow it."""
+        personas and the model quality window follow it; and when the active persona or its model
+        changed (``sasc settings --set active_persona=...``, ``sasc classify train`` elsewhere), the
+        results and the message shown are loaded again, so all three name the same persona. (Not
+        while this window trains: its training reloads them when it ends.)"""
+        before = sensitivity_source(self.info)
         self.info = info
         self._update_status()
         self._update_train_action()
         self._update_quality_persona()
+        if before is not None and before != sensitivity_source(info) and not self._training:
+            self._reload_shown()
+
+    def _reload_shown(self) -> None:
+        """Run the search shown again and reload the message shown (or just asked for)."""
+        if self.search_panel.query:
+            self.search(self.search_panel.query, self.search_panel.offset)
+        if self._requested_doc is not None:
+            self.open_document(self._requested_doc)
 
     def check_changes(self, then: Optional[Callable[[], None]] = None) -> Optional[Task]:
         """Has another program changed the project since the window last read it (personas
@@ -987,11 +1010,10 @@ class MainWindow(QMainWindow):
                 self._late_training = ("trained", value)
                 return
             name, info = value
-            if self.search_panel.query:
-                self.search(self.search_panel.query, self.search_panel.offset)
+            if self.info is not None:  # its model is the one shown from now on (no second reload)
+                self.info.setdefault("models", {})[info.persona] = info.version
             doc_id = self._requested_doc  # the message shown, or the one the archivist just clicked
-            if doc_id is not None:
-                self.open_document(doc_id)
+            self._reload_shown()
 
             def finished(_):  # queued after the refreshes (one worker thread, first in first out)
                 if gen != self._project_gen:
@@ -1203,10 +1225,7 @@ class MainWindow(QMainWindow):
             self._update_status()
             self._update_quality_persona()
             self.flash("Preferences saved", 4000)
-            if self.search_panel.query:
-                self.search(self.search_panel.query, self.search_panel.offset)
-            if self._requested_doc is not None:  # its sensitivity line is the active persona's
-                self.open_document(self._requested_doc)
+            self._reload_shown()  # the sensitivity shown is the active persona's
         task = self._on_project(lambda session: session.update_settings(**values), done, label="Saving the preferences")
         task.keep_on_close = True  # type: ignore[attr-defined]
         return task
