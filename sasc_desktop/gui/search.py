@@ -36,8 +36,9 @@ def sort_words(column: int, order: Qt.SortOrder) -> str:
            RANK: ("best first", "worst first")}.get(column, ("lowest first", "highest first"))
     return f"sorted by {COLUMNS[column]}, {how[0] if up else how[1]}"
 
-# What the engine's query parser does (index/search_index.py); every example in the table is checked
-# to parse on a real project (tests/gui/test_search_panel.py). The examples' column is padded, and
+# What the engine's query parser does (index/search_index.py); every example in the table, and the
+# query box's, is run on a real project and finds mail in the demo project the app opens on first
+# start (tests/gui/test_syntax_help.py). The examples' column is padded, and
 # the examples of words searched as phrases do not wrap at their dashes and slashes.
 SYNTAX_HELP = """<h3>Query syntax</h3>
 <table cellspacing="4">
@@ -45,20 +46,20 @@ SYNTAX_HELP = """<h3>Query syntax</h3>
 <tr><td style="padding-right:12px"><code>budget AND meeting</code></td><td>both words</td></tr>
 <tr><td style="padding-right:12px"><code>budget OR forecast</code></td><td>either word (the same as a space)</td></tr>
 <tr><td style="padding-right:12px"><code>budget NOT draft</code>, <code>budget -draft</code></td><td>leave out messages with <i>draft</i></td></tr>
-<tr><td style="padding-right:12px"><code>"board meeting"</code></td><td>the exact phrase; a word with dots, dashes or slashes (<i style="white-space:nowrap">year-end</i>, <i style="white-space:nowrap">kean@enron.com</i>, <i style="white-space:nowrap">11/22/99</i>) is searched the same way</td></tr>
+<tr><td style="padding-right:12px"><code>"board meeting"</code></td><td>the exact phrase; a word with dots, dashes or slashes (<i style="white-space:nowrap">year-end</i>, <i style="white-space:nowrap">john.snibert@arclight.example.com</i>, <i style="white-space:nowrap">red/yellow</i>) is searched the same way</td></tr>
 <tr><td style="padding-right:12px"><code>budg*</code>, <code>bud?et</code></td><td>words starting with <i>budg</i>; any one letter</td></tr>
 <tr><td style="padding-right:12px"><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code>, or <code>all</code> of them</td></tr>
-<tr><td style="padding-right:12px"><code>from:fossum</code>, <code>to:enron.com</code></td><td>sender / recipients: a name, address or domain</td></tr>
-<tr><td style="padding-right:12px"><code>folder:inbox</code>, <code>folder:holly/inbox</code></td><td>every Inbox; one folder (a path) and its subfolders</td></tr>
-<tr><td style="padding-right:12px"><code>date:2001-05</code>, <code>date:[2001-01 to 2001-03]</code></td><td>a month, or a date range</td></tr>
-<tr><td style="padding-right:12px"><code>date:&gt;2001-03</code>, <code>date:&lt;2002</code></td><td>after March 2001 (from April on); before 2002 (up to the end of 2001); <code>&gt;=</code> and <code>&lt;=</code> include the date named</td></tr>
-<tr><td style="padding-right:12px"><code>budget from:fossum date:2001</code></td><td>filters narrow the search, with or without words: <i>budget</i>, only from fossum, only in 2001</td></tr>
-<tr><td style="padding-right:12px"><code>from:fossum from:mann</code></td><td>filters on the same field: either one</td></tr>
-<tr><td style="padding-right:12px"><code>from:fossum OR date:2001</code></td><td>an OR you type is kept: from fossum, or in 2001</td></tr>
+<tr><td style="padding-right:12px"><code>from:snibert</code>, <code>to:stonebridge.example.edu</code></td><td>sender / recipients: a name, address or domain</td></tr>
+<tr><td style="padding-right:12px"><code>folder:inbox</code>, <code>folder:palmer_holly/inbox</code></td><td>every Inbox; one folder (a path) and its subfolders</td></tr>
+<tr><td style="padding-right:12px"><code>date:2020-05</code>, <code>date:[2020-01 to 2020-03]</code></td><td>a month, or a date range</td></tr>
+<tr><td style="padding-right:12px"><code>date:&gt;2020-03</code>, <code>date:&lt;2021</code></td><td>after March 2020 (from April on); before 2021 (up to the end of 2020); <code>&gt;=</code> and <code>&lt;=</code> include the date named</td></tr>
+<tr><td style="padding-right:12px"><code>budget from:snibert date:2020</code></td><td>filters narrow the search, with or without words: <i>budget</i>, only from snibert, only in 2020</td></tr>
+<tr><td style="padding-right:12px"><code>from:snibert from:palmer</code></td><td>filters on the same field: either one</td></tr>
+<tr><td style="padding-right:12px"><code>from:snibert OR date:2020</code></td><td>an OR you type is kept: from snibert, or in 2020</td></tr>
 <tr><td style="padding-right:12px"><code>power OR NOT gas</code></td><td>a NOT leaves its messages out of the whole group: <i>power</i>, without <i>gas</i></td></tr>
-<tr><td style="padding-right:12px"><code>(gas OR power) AND contract</code></td><td>group with parentheses</td></tr>
+<tr><td style="padding-right:12px"><code>(budget OR forecast) AND review</code></td><td>group with parentheses</td></tr>
 </table>
-<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Case and accents do not matter: <i>cafe</i> finds <i>Café</i>, <i>from:jose</i> finds <i>José</i>. Matching words are highlighted in the message (not those a NOT leaves out). Dates are the message's own date, as its sender's clock showed it. Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused. Field weights are set in Preferences.</p>"""
+<p>Words are stemmed: <i>meeting</i> also finds <i>meetings</i>. Case and accents do not matter: <i>cafe</i> finds <i>Café</i>, <i>from:ines</i> finds <i>Inès</i>. Matching words are highlighted in the message (not those a NOT leaves out). Dates are the message's own date, as its sender's clock showed it. Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused. Field weights are set in Preferences.</p>"""
 
 
 def classifier_probabilities(session, persona: Optional[str], doc_ids: list[str]):
@@ -105,6 +106,7 @@ class QueryLineEdit(QLineEdit):
 
 
 class SearchPanel(QWidget):
+    PLACEHOLDER_EXAMPLE = "budget from:snibert"   # finds mail in the demo project (tests/gui/test_syntax_help.py)
     search_requested = Signal(str, int)   # query, offset
     open_requested = Signal(str)          # doc_id
     help_requested = Signal()
@@ -117,7 +119,7 @@ class SearchPanel(QWidget):
         self.query_box.setLineEdit(QueryLineEdit())
         self.query_box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.query_box.setMaxVisibleItems(20)
-        self.query_box.lineEdit().setPlaceholderText("Search the collection (Ctrl+F)   e.g.  budget from:fossum")
+        self.query_box.lineEdit().setPlaceholderText(f"Search the collection (Ctrl+F)   e.g.  {self.PLACEHOLDER_EXAMPLE}")
         self.query_box.lineEdit().returnPressed.connect(self.submit)
         self.query_box.setSizePolicy(self.query_box.sizePolicy().horizontalPolicy(), self.query_box.sizePolicy().verticalPolicy())
         self.search_button = QPushButton("Search")

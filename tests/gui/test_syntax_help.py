@@ -54,8 +54,8 @@ def test_every_example_in_the_help_is_a_query_the_engine_takes(project):
     queries = example_queries()
     # (the extraction found them all: 16 rows, some with two examples, 3 phrase words, 2 bounds)
     assert len(queries) == 27 and len(set(queries)) == 27, queries
-    for q in ("budget -draft", "bud?et", "date:>2001-03", "date:<=2002", "kean@enron.com", "11/22/99",
-              "from:fossum OR date:2001", "power OR NOT gas", "(gas OR power) AND contract"):
+    for q in ("budget -draft", "bud?et", "date:>2020-03", "date:<=2021", "john.snibert@arclight.example.com",
+              "red/yellow", "from:snibert OR date:2020", "power OR NOT gas", "(budget OR forecast) AND review"):
         assert q in queries
     refused = {}
     with Session.open(project) as s:
@@ -67,10 +67,33 @@ def test_every_example_in_the_help_is_a_query_the_engine_takes(project):
     assert refused == {}
 
 
+@pytest.fixture(scope="module")
+def first_run_demo(tmp_path_factory):
+    """The demo project the app opens on first start (its default size; no models needed)."""
+    from sasc_desktop.engine.demo_project import build_demo_project
+    return build_demo_project(tmp_path_factory.mktemp("demo") / "proj", train=False)
+
+
+def test_every_example_finds_mail_in_the_demo_project(first_run_demo):
+    """The query box's example and every example in the help found nothing in the demo project a
+    first-time archivist opens (budget from:fossum, to:enron.com, folder:holly/inbox, date:2001-05,
+    ...: Enron's names and years)."""
+    from sasc_desktop.gui.search import SearchPanel
+    placeholder = SearchPanel.PLACEHOLDER_EXAMPLE
+    queries = example_queries() + [placeholder, "cafe", "from:ines"]
+    with Session.open(first_run_demo) as s:
+        found = {q: s.search(q, limit=1).total for q in queries}
+        ines = s.search("from:ines", limit=50).hits
+    assert placeholder == "budget from:snibert"
+    assert [q for q, n in found.items() if n == 0] == []
+    assert found["date:>2020-03"] < found["date:>=2020-03"] and found["date:<2021"] < found["date:<=2021"]
+    assert all("Inès" in h.sender for h in ines)   # the text's "from:ines finds Inès"
+
+
 def test_the_help_states_strict_date_bounds_and_the_engine_keeps_them(project):
     rows = help_rows()
-    assert rows["date:>2001-03, date:<2002"] == ("after March 2001 (from April on); before 2002 (up to the end "
-                                                  "of 2001); >= and <= include the date named")
+    assert rows["date:>2020-03, date:<2021"] == ("after March 2020 (from April on); before 2021 (up to the end "
+                                                  "of 2020); >= and <= include the date named")
     # every message of the project is of 1-3 March 2001 (gui_support.make_mbox)
     with Session.open(project) as s:
         total = {q: s.search(q, limit=1).total for q in
@@ -82,15 +105,15 @@ def test_the_help_states_strict_date_bounds_and_the_engine_keeps_them(project):
 
 def test_the_other_rules_the_help_states_are_what_the_engine_does(project):
     rows = help_rows()
-    assert rows["budget from:fossum date:2001"].startswith("filters narrow the search, with or without words")
-    assert rows["from:fossum from:mann"] == "filters on the same field: either one"
-    assert rows["from:fossum OR date:2001"] == "an OR you type is kept: from fossum, or in 2001"
+    assert rows["budget from:snibert date:2020"].startswith("filters narrow the search, with or without words")
+    assert rows["from:snibert from:palmer"] == "filters on the same field: either one"
+    assert rows["from:snibert OR date:2020"] == "an OR you type is kept: from snibert, or in 2020"
     assert rows["power OR NOT gas"] == "a NOT leaves its messages out of the whole group: power, without gas"
     text = plain(SYNTAX_HELP)
     assert "Words longer than 40 characters (a pasted hash) are not indexed, so a query with one is refused" in text
     assert "(not those a NOT leaves out)" in text
     # (what tests/engine/index/test_accent_folding.py checks on a project with accented mail)
-    assert "Case and accents do not matter: cafe finds Café, from:jose finds José." in text
+    assert "Case and accents do not matter: cafe finds Café, from:ines finds Inès." in text
     with Session.open(project) as s:
         ids = lambda q: {h.doc_id for h in s.search(q, limit=1000).hits}  # noqa: E731
         one, two = ids("from:person1"), ids("from:person2")
