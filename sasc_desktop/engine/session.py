@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .errors import InputError, ProjectError
 from .index import DEFAULT_FIELD_WEIGHTS, INDEX_VERSION, SearchIndex
-from .index.search_index import IndexDamagedError
+from .index.search_index import IndexDamagedError, IndexUnwritableError, index_write_problem
 from .ingest.importer import ANOTHER_IMPORT, IMPORT_LOCK, Importer, repair_index, take_import_lock
 from .procpool import unlock_file
 from .progress import Progress
@@ -115,9 +115,24 @@ def check_settings(values: dict[str, Any], personas: Optional[Iterable[str]] = N
         if not isinstance(domains, (list, tuple)) or not all(isinstance(d, str) for d in domains):
             raise InputError('internal_domains must be a list of domain names, e.g. ["corp.com", "corp.co.uk"], '
                              f"or null to infer them from the collection; got {domains!r}")
-        # stored as the features read them: lower case, no "@", no spaces, each once
+        # Stored as typed ("münchen.de" stays so, for the form showing it), lower case, no "@",
+        # no spaces, each once; the features compare them in the form mail headers carry
+        # (classify.features.ascii_domain: "xn--mnchen-3ya.de"), checked here to be one.
+        from .classify.features import ascii_domain
         clean = [d for d in dict.fromkeys(d.strip().lower().lstrip("@").strip() for d in domains) if d]
-        bad = [d for d in clean if not re.fullmatch(r"(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_][\w-]*[^\W_]", d)]
+        unwritable = {}
+        for d in clean:
+            try:
+                ascii_domain(d)
+            except ValueError as exc:
+                unwritable[d] = str(exc)
+        if unwritable:
+            raise InputError("internal_domains: " + "; ".join(
+                f"{d!r} cannot be written in the ASCII form mail headers carry (IDNA): {why}"
+                for d, why in unwritable.items()) + ' (e.g. "münchen.de" or "xn--mnchen-3ya.de")')
+        # checked in ASCII form (a script's combining marks are not \w); "_" allowed as before
+        form = r"(?:[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?\.)+[a-z][a-z0-9_-]*[a-z0-9]"
+        bad = [d for d in clean if d.endswith(".") or not re.fullmatch(form, ascii_domain(d))]
         if bad:
             raise InputError(f"internal_domains: {', '.join(map(repr, bad))} "
                              f"{'is not a domain name' if len(bad) == 1 else 'are not domain names'} "
@@ -196,6 +211,12 @@ def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIn
                     return index
                 if index is not None:
                     index.close()
+                # An index folder that cannot be written (another user's after 'sudo sasc
+                # reindex') is said before anything is changed: marked unindexed, the messages
+                # made every later open try (and fail) to index them.
+                _require_index_writable(paths.index, message=lambda why, fix: (
+                    f"the project at {paths.root} cannot be opened: {_problem_said(problem, paths)}, and it "
+                    f"must be rebuilt, but {why}; {fix}"))
                 # Every message is marked for indexing first (one transaction: nothing is lost
                 # when the project is busy); the lock file, held, is kept.
                 with store.transaction() as con:
@@ -213,6 +234,25 @@ def _open_index(store: Store, paths: ProjectPaths, notes: list[str]) -> SearchIn
         if time.monotonic() > deadline:
             raise ProjectBusyError(ANOTHER_IMPORT)
         time.sleep(0.1)
+
+
+def _problem_said(problem: str, paths: ProjectPaths) -> str:
+    """An :func:`_index_problem` in words."""
+    if problem == "version":
+        return f"its search index at {paths.index} was made by another version of SASC Desktop"
+    return problem
+
+
+def _require_index_writable(folder: Path, what_failed: str = "", message=None) -> None:
+    """IndexUnwritableError, before anything is changed, when the index folder cannot be written
+    (found by trying: index_write_problem): ``"<what_failed>: <why>; <fix>"``, or
+    ``message(why, fix)``. Worded as a read-only models folder is (modelfile.unwritable_reason)."""
+    error = index_write_problem(folder)
+    if error is not None:
+        exc = IndexUnwritableError(folder, error, what_failed)
+        if message is not None:
+            exc = IndexUnwritableError(folder, error, message=message(exc.why, exc.fix))
+        raise exc
 
 
 def _indexed_messages(store: Store) -> int:
@@ -279,7 +319,14 @@ class Session:
             index = _open_index(store, paths, notes)
             session = cls(paths, store, index)
             session.notes = notes
-            indexed = repair_index(store, index, progress)
+            try:
+                indexed = repair_index(store, index, progress)
+            except IndexUnwritableError as exc:
+                n = store.con.execute("SELECT COUNT(*) FROM messages WHERE indexed = 0").fetchone()[0]
+                raise IndexUnwritableError(exc.folder, exc.error, message=(
+                    f"the project at {paths.root} cannot be opened: {n} of its messages {'are' if n != 1 else 'is'} "
+                    f"not yet in its search index (an import or a rebuild was interrupted) and must be indexed, "
+                    f"but {exc.why}; {exc.fix}")) from None
             if index.rebuilt:
                 session.rebuilt_on_open = indexed
         except BaseException:
@@ -328,6 +375,8 @@ class Session:
         if not sources:
             raise InputError("nothing to ingest: give at least one mbox, maildir, folder or message file")
         self.store.require_writable("imported mail")
+        # (before the importer registers a source or stores a message it could not index)
+        _require_index_writable(self.paths.index, "the imported mail cannot be indexed")
         importer = Importer(self.store, self.index, self.settings()["owner_addresses"], workers=workers)
         return importer.run(sources, progress)
 
@@ -338,6 +387,9 @@ class Session:
         # Before the index is emptied: a read-only store could not record the rebuild, and an
         # index folder that happens to be writable would be left empty.
         self.store.require_writable("the rebuilt search index")
+        # An index folder that cannot be written, before every message is marked unindexed
+        # (marked so, a failed rebuild left every later command failing to index them).
+        _require_index_writable(self.paths.index, "the rebuilt search index cannot be saved")
         lock = take_import_lock(self.index)  # ProjectBusyError while another import runs
         try:
             # Every message is marked for indexing before the index is emptied (a busy or

@@ -18,6 +18,7 @@ import math
 import re
 import os
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import getaddresses
@@ -37,7 +38,8 @@ from .workers import _chunks, _parallel, _shares, _warm_pool
 
 log = logging.getLogger(__name__)
 
-FEATURE_VERSION = 10  # bumped whenever an extractor changes what it computes (10: spaced cards' 1-4 digit neighbours)
+FEATURE_VERSION = 11  # bumped whenever an extractor changes what it computes (10: spaced cards' 1-4 digit neighbours;
+#                       11: internal domains compared in IDNA's ASCII form, ascii_domain)
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -87,7 +89,72 @@ def addresses(header: str) -> list[str]:
     return list(_addresses(header)) if header else []
 
 
+# Label separators that IDNA (UTS #46) maps to "." (ideographic, fullwidth, halfwidth full stops).
+_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
+
+
+def ascii_domain(domain: str) -> str:
+    """``domain`` in the form mail headers carry it: lower case, every label not in ASCII
+    written as IDNA's ASCII form ("münchen.de", "MÜNCHEN.DE" and "xn--mnchen-3ya.de" all give
+    "xn--mnchen-3ya.de"); spaces around and a final dot dropped. A label is first normalised
+    (NFKC, lower case: fullwidth letters are letters) as IDNA 2008 / UTS #46 does, keeping "ß"
+    and final sigma ("straße.de" is xn--strae-oqa.de, as registries and mail programs write it;
+    Python's "idna" codec, IDNA 2003, would make it strasse.de, another domain). ValueError
+    naming the label when one cannot be written so: an "xn--" label that is not the ASCII form
+    of a label not in ASCII (its punycode does not decode, decodes to ASCII or to another
+    form of the label), or a label longer than 63 characters in ASCII form. Nothing else is checked (empty labels and
+    characters a domain cannot hold pass through, for the caller's own check)."""
+    d = unicodedata.normalize("NFKC", domain.strip().translate(_DOTS))
+    d = unicodedata.normalize("NFKC", d.lower()).translate(_DOTS).rstrip(".")
+    if d.isascii() and "xn--" not in d:
+        return d
+    out = []
+    for label in d.split("."):
+        if label.startswith("xn--"):
+            try:
+                decoded = label[4:].encode("ascii").decode("punycode")
+            except (UnicodeError, ValueError):
+                decoded = ""
+            again = unicodedata.normalize("NFKC", decoded.lower())
+            # (an A-label stands for a label not in ASCII, and is its one ASCII form)
+            if decoded.isascii() or "." in again or "xn--" + again.encode("punycode").decode("ascii") != label:
+                raise ValueError(f"{label!r} is not a valid IDNA label (its punycode does not decode "
+                                 "to a name with letters beyond ASCII)")
+            label = again
+        if not label.isascii():
+            try:
+                label = "xn--" + label.encode("punycode").decode("ascii")
+            except UnicodeError as exc:  # (punycode encodes any text: kept for safety)
+                raise ValueError(f"{label!r} cannot be written in ASCII ({exc})") from None
+        if len(label) > 63:
+            raise ValueError(f"the label {label[:20]!r}... is {len(label)} characters long in ASCII form, "
+                             "more than a domain's 63")
+        out.append(label)
+    return ".".join(out)
+
+
+@lru_cache(maxsize=100_000)
+def _header_domain(domain: str) -> str:
+    """:func:`ascii_domain` of a domain read from mail, or the domain lower-cased as it is when
+    it cannot be written so (a broken header: it then matches only itself)."""
+    try:
+        return ascii_domain(domain)
+    except ValueError:
+        return domain.strip().lower()
+
+
 def is_internal(address: str, internal_domains: Sequence[str]) -> bool:
+    """Whether ``address`` is at one of ``internal_domains`` or a subdomain of one, both compared
+    in the form mail headers carry (:func:`ascii_domain`): a domain given in Unicode
+    ("münchen.de") matches the punycode mail carries (a@xn--mnchen-3ya.de), and an SMTPUTF8
+    address in Unicode matches a domain given in punycode."""
+    dom = _header_domain(address.rpartition("@")[2])
+    return any(dom == d or dom.endswith("." + d) for d in map(_header_domain, internal_domains))
+
+
+def _is_internal_as_text(address: str, internal_domains: Sequence[str]) -> bool:
+    """is_internal before FEATURE_VERSION 11: domains compared as written (a feature space a
+    saved model was fitted with keeps computing its features so)."""
     dom = address.rpartition("@")[2].lower()
     return any(dom == d or dom.endswith("." + d) for d in internal_domains)
 
@@ -184,7 +251,7 @@ def infer_internal_domains(sender_domain_counts: dict[str, int]) -> list[str]:
     total = 0
     by_org: dict[str, dict[str, int]] = {}
     for d, c in sender_domain_counts.items():
-        d = (d or "").strip().lower().rstrip(".")
+        d = _header_domain((d or "").strip().lower().rstrip("."))  # (one form: "münchen.de" is xn--mnchen-3ya.de)
         if not d or not c:
             continue
         total += c
@@ -343,7 +410,10 @@ class FeatureSpace:
         progress = ensure(progress)
         o = self.options
         self.__dict__.pop("names_", None)  # the dense columns are this version's (see _dense_names)
-        self.internal_domains_ = list(internal_domains)
+        # In the form mail headers carry (ascii_domain); a space fitted before FEATURE_VERSION
+        # 11 has no domain_form_ and keeps comparing domains as written (_rows_args).
+        self.internal_domains_ = list(dict.fromkeys(_header_domain(d) for d in internal_domains))
+        self.domain_form_ = "ascii"
         self.central_ = central
         self.vectorizers_ = {}
         blocks = []
@@ -385,11 +455,19 @@ class FeatureSpace:
     def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
         chunks = _chunks(docs, _text_size)
         if len(chunks) > 1:
-            parts = _parallel(_dense_rows, [(self.internal_domains_, self.central_, c) for c in chunks[:-1]],
-                              lambda: _dense_rows((self.internal_domains_, self.central_, chunks[-1])))
+            parts = _parallel(_dense_rows, [self._rows_args(c) for c in chunks[:-1]],
+                              lambda: _dense_rows(self._rows_args(chunks[-1])))
             if parts is not None:
                 return np.vstack(parts)
-        return _dense_rows((self.internal_domains_, self.central_, docs))
+        return _dense_rows(self._rows_args(docs))
+
+    def _rows_args(self, docs: Sequence[DocFields]) -> tuple:
+        """:func:`_dense_rows`'s arguments for these messages: a space fitted before
+        FEATURE_VERSION 11 (no domain_form_) compares internal domains as written, as when it
+        was fitted, so a saved model's features do not change under it."""
+        if self.__dict__.get("domain_form_") == "ascii":
+            return self.internal_domains_, self.central_, docs
+        return self.internal_domains_, self.central_, docs, True
 
     def _dense_names(self) -> list[str]:
         """The dense columns this space was fitted on: DENSE_NAMES of the version that fitted it
@@ -467,7 +545,7 @@ class FeatureSpace:
                 blocks.append(sp.csr_matrix((len(docs), 0), dtype=np.float32))
             else:
                 blocks.append(vec.transform([TEXT_OF[name](d) for d in docs]) * w[name])
-        blocks.append(self._dense_scaled(_dense_rows((self.internal_domains_, self.central_, docs))))
+        blocks.append(self._dense_scaled(_dense_rows(self._rows_args(docs))))
         return sp.hstack(blocks, format="csr", dtype=np.float32)
 
 
@@ -637,9 +715,10 @@ def _dense_rows(args) -> np.ndarray:
     """The dense block (DENSE_NAMES: meta, pii, net, cue) of these messages, PII and cue counts
     found batch-wise; tests/engine/test_classify_scoring_speed.py holds an independent
     per-message reference it must equal."""
-    internal_domains, central, docs = args
+    internal_domains, central, docs = args[:3]
+    as_text = len(args) > 3 and args[3]   # (a space fitted before FEATURE_VERSION 11: FeatureSpace._rows_args)
     nm = len(META_NAMES)
-    mn = np.asarray(_meta_net_rows(docs, internal_domains, central), dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
+    mn = np.asarray(_meta_net_rows(docs, internal_domains, central, as_text), dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
     return np.hstack([mn[:, :nm], _pii_block(docs), mn[:, nm:], _cue_block(docs)])
 
 
@@ -670,10 +749,14 @@ def _header_token(value: str) -> str:
 
 
 def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
-                   central: dict[str, tuple[float, float, float, float]]) -> list[list[float]]:
+                   central: dict[str, tuple[float, float, float, float]], as_text: bool = False) -> list[list[float]]:
     """Per message: the metadata columns (META_NAMES order) then the network columns (NET_NAMES
     order), built as lists (no dict per message) with whether an address is internal memoised
     for the batch. :func:`metadata_features` and :func:`network_features` are views of this."""
+    # (domains compared in the form mail headers carry, or as written for an older space)
+    matches = _is_internal_as_text if as_text else is_internal
+    if not as_text:
+        internal_domains = [_header_domain(d) for d in internal_domains]
     log1p = math.log1p
     internal: dict[str, bool] = {}
     zero = (0.0, 0.0, 0.0, 0.0)
@@ -699,7 +782,7 @@ def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
         if sender:
             s_int = internal.get(sender)
             if s_int is None:
-                s_int = internal[sender] = is_internal(sender, internal_domains)
+                s_int = internal[sender] = matches(sender, internal_domains)
             f[i["sender_internal"]], f[i["sender_external"]] = float(s_int), float(not s_int)
         to, cc, bcc = addresses(doc.to), addresses(doc.cc), addresses(doc.bcc)
         rcpts = list(dict.fromkeys(to + cc + bcc))
@@ -707,7 +790,7 @@ def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
         for a in rcpts:
             v = internal.get(a)
             if v is None:
-                v = internal[a] = is_internal(a, internal_domains)
+                v = internal[a] = matches(a, internal_domains)
             n_int += v
         f[i["n_recipients"]] = log1p(len(rcpts))
         f[i["n_internal_recipients"]] = log1p(n_int)
@@ -826,13 +909,15 @@ def load_docs(store, ids: Optional[Sequence[int]] = None) -> list[tuple[int, Doc
 
 
 def project_internal_domains(session) -> list[str]:
-    """The configured internal domains (lower case, no "@" or spaces; a bare string, which
-    settings written before validation may hold, is split at commas and spaces), else those
-    inferred from the sender domains (:func:`infer_internal_domains`)."""
+    """The configured internal domains (in the form mail headers carry them, :func:`ascii_domain`:
+    lower case, IDNA's ASCII form, no "@" or spaces; a bare string, which settings written
+    before validation may hold, is split at commas and spaces), else those inferred from the
+    sender domains (:func:`infer_internal_domains`, in the same form)."""
     configured = session.settings().get("internal_domains")
     if isinstance(configured, str):
         configured = re.split(r"[\s,;]+", configured)
-    domains = sorted({d.strip().lower().lstrip("@") for d in configured or () if isinstance(d, str) and d.strip()})
+    domains = sorted({_header_domain(d.strip().lstrip("@")) for d in configured or ()
+                      if isinstance(d, str) and d.strip().lstrip("@").strip()})
     if domains:
         return domains
     return infer_internal_domains(dict(session.sender_domains()))

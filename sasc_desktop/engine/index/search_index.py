@@ -4,12 +4,13 @@ from __future__ import annotations
 import copy
 import os
 import shutil
+import tempfile
 from array import array
 import threading
 import time
 import zlib
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Optional
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
 from ..errors import ProjectError, QueryError, SascError
+from ..project.modelfile import unwritable_reason
 from .fastscore import FastScorer, plan
 from .query import (DATE_HINT, STEMMED_FIELDS, _bare_thread_ids, _check_syntax,
                     _date_groups, _filters_restrict, _fixed_and_not, _ImplicitGroup, _LongWord, _normalise_dates, _NoLongWords,
@@ -302,6 +304,52 @@ class IndexDamagedError(ProjectError):
         super().__init__(f"the search index at {path} is damaged or missing ({why}); rebuild it with 'sasc reindex'")
 
 
+class IndexUnwritableError(ProjectError):
+    """The index folder cannot be written (read-only, another user's after 'sudo sasc reindex', a
+    read-only file system, a full disk): ``why`` and ``fix`` say so in words
+    (modelfile.unwritable_reason, as for the models folder); the message is
+    ``"<what_failed>: <why>; <fix>"`` unless a whole ``message`` is given."""
+
+    def __init__(self, folder: Path, error: OSError, what_failed: str = "the search index cannot be written",
+                 message: Optional[str] = None):
+        self.folder, self.error = Path(folder), error
+        self.why, self.fix = unwritable_reason(self.folder, error)
+        super().__init__(message or f"{what_failed}: {self.why}; {self.fix}")
+
+
+# Files of the index folder that writing opens for writing as they are (not made anew): Whoosh's
+# writer lock, the project's import lock (engine/ingest/importer.py IMPORT_LOCK).
+_OPENED_FOR_WRITING = ("MAIN_WRITELOCK", "sasc-import.lock")
+
+
+def index_write_problem(folder: Path) -> Optional[OSError]:
+    """Why the index folder ``folder`` cannot be written, found by trying (a file made there and
+    removed, the lock files it holds opened for writing, nothing written to them): the OSError,
+    or None when writing works. Tried rather than asked (os.access): a sandbox (Landlock), a
+    read-only mount or a network share's access rules deny what the permission bits allow, and
+    root passes any permission check. A missing folder is tried at its parent (a rebuild makes
+    it). Changes nothing but the folder's modification time, and only where it can be written."""
+    folder = Path(folder)
+    where = folder if folder.is_dir() else folder.parent
+    try:
+        fd, name = tempfile.mkstemp(prefix=".sasc-write-check-", dir=where)
+        os.close(fd)
+        try:
+            os.unlink(name)
+        except FileNotFoundError:   # (removed meanwhile by another process's rebuild emptying the folder)
+            pass
+        if where == folder:
+            for lock in _OPENED_FOR_WRITING:
+                try:
+                    fd = os.open(folder / lock, os.O_WRONLY)
+                except FileNotFoundError:
+                    continue
+                os.close(fd)
+    except OSError as exc:
+        return exc
+    return None
+
+
 def _why(exc: BaseException) -> str:
     text = str(exc)
     return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
@@ -385,20 +433,23 @@ class SearchIndex:
         process could lock a new file of that name meanwhile)."""
         path = Path(path)
         keep = set(keep)
-        if path.is_dir() and not path.is_symlink():
-            for entry in path.iterdir():
-                if entry.name in keep:
-                    continue
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:
-                    try:
-                        entry.unlink()
-                    except FileNotFoundError:
-                        pass
-        elif path.exists() or path.is_symlink():
-            path.unlink()
-        index = cls(path, create=True)
+        try:
+            if path.is_dir() and not path.is_symlink():
+                for entry in path.iterdir():
+                    if entry.name in keep:
+                        continue
+                    if entry.is_dir() and not entry.is_symlink():
+                        shutil.rmtree(entry, ignore_errors=True)
+                    else:
+                        try:
+                            entry.unlink()
+                        except FileNotFoundError:
+                            pass
+            elif path.exists() or path.is_symlink():
+                path.unlink()
+            index = cls(path, create=True)
+        except OSError as exc:  # (a folder that cannot be written: said so, not a traceback)
+            raise IndexUnwritableError(path, exc, "the search index cannot be rebuilt") from None
         index.rebuilt = True
         return index
 
@@ -408,7 +459,21 @@ class SearchIndex:
         # Segments stay as separate files: Whoosh reads a compound segment's sub-files through
         # an in-memory copy (BytesIO), so every reader opened (a searcher, each writer's
         # delete/update lookups) held a private copy of all postings (+800 MB at 50k messages).
-        return FastSegmentWriter(self.ix, timeout=30.0, delay=0.25, codec=W3Codec(compression=0), compound=False)
+        # A folder that cannot be written is an IndexUnwritableError (Whoosh's OSError was a
+        # traceback), the writer lock Whoosh took before failing released (else every later
+        # writer of this process waited for it, then failed with a LockError).
+        writer = FastSegmentWriter.__new__(FastSegmentWriter)
+        try:
+            writer.__init__(self.ix, timeout=30.0, delay=0.25, codec=W3Codec(compression=0), compound=False)
+        except OSError as exc:
+            lock = getattr(writer, "writelock", None)
+            if lock is not None and getattr(lock, "locked", False):
+                try:
+                    lock.release()
+                except Exception:
+                    pass
+            raise IndexUnwritableError(self.path, exc) from None
+        return writer
 
     def delete_ids(self, writer, doc_ids: Iterable[str]) -> None:
         for doc_id in doc_ids:

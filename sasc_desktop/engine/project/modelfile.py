@@ -54,6 +54,13 @@ def write_model_file(path: Path, fmt: str, version: int, payload: dict, what: st
 
 def unwritable_message(folder: Path, exc: OSError, what_failed: str) -> str:
     """A message for an OSError met writing into ``folder``, saying why in words."""
+    why, fix = unwritable_reason(folder, exc)
+    return f"{what_failed}: {why}; {fix}"
+
+
+def unwritable_reason(folder: Path, exc: OSError) -> tuple[str, str]:
+    """(why, what to do) for an OSError met writing into ``folder``, in words: the two halves of
+    :func:`unwritable_message`, for a message worded otherwise around them."""
     folder = Path(folder)
     fix = "make it writable and try again"
     if exc.errno == errno.EROFS:
@@ -66,7 +73,7 @@ def unwritable_message(folder: Path, exc: OSError, what_failed: str) -> str:
         why, fix = f"the disk holding {folder} is full", "free some space and try again"
     else:
         why = f"the folder {folder} cannot be written ({exc.strerror or exc})"
-    return f"{what_failed}: {why}; {fix}"
+    return why, fix
 
 
 def not_a_folder_message(folder: Path, what_failed: str) -> str:
