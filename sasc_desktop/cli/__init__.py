@@ -36,7 +36,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_output() -> None:
+    """stdout and stderr write a character their encoding lacks (Japanese on a cp1252 console,
+    anything beyond ASCII under LC_ALL=C) as a backslash escape instead of ending the command
+    with a UnicodeEncodeError part-way. (--json output escapes such characters itself:
+    common.print_json.)"""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) in ("strict", "surrogateescape"):
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):   # (a closed or odd stream: left as it is)
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _tolerant_output()
     try:
         # (Inside: building the parser imports the engine, seconds on a cold start, and a
         # Ctrl+C then must end the command as one at any other moment does.)
@@ -47,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return int(args.func(args) or 0)
     except SascError as exc:
-        print(f"sasc: error: {exc}", file=sys.stderr)
+        from .text import safe_text
+        print(f"sasc: error: {safe_text(exc)}", file=sys.stderr)   # (it may quote a header: controls escaped)
         return 2
     except KeyboardInterrupt:
         # Stopping already: a further Ctrl+C must not cut the exit's own cleanup (the pool's

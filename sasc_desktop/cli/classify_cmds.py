@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..engine.classify import DEFAULT_KIND, KINDS
 from ..engine.progress import Progress
-from .common import TextProgressBar, print_json
+from .common import TextProgressBar, one_line, print_json
 
 
 def _session(path):
@@ -191,10 +191,47 @@ def run_explain(args) -> int:
     if args.json:
         print_json(r)
     else:
-        print(f"{r['doc_id']}: P(sensitive) = {r['probability']:.3f} (threshold {r['threshold']:.3f}); "
-              f"{r['deciding_model']} score {r['raw_score']:.4f} = intercept {r['intercept']:.4f} + contributions")
-        for t in r["towards_sensitive"]:
-            print(f"  + {t['feature']}  {t['weight']:.4f}")
-        for h in r["pii"]:
-            print(f"  PII {h['kind']} in {h['field']} [{h['start']}:{h['end']}] {h['text']!r}")
+        print_explanation(r)
     return 0
+
+
+ABSENT_SHOWN = 5   # of each absent list (the rest is counted in "other features")
+
+
+def print_explanation(r: dict) -> None:
+    """``explain``'s result as text whose numbers add up: the raw score is the intercept plus
+    every weight printed plus "other features" (to the 6 decimals printed); then the cue words
+    and PII found. A weight is what the feature adds to the score (value x coefficient)."""
+    absent = [(name, r[key][:ABSENT_SHOWN], r[key][ABSENT_SHOWN:])
+              for name, key in (("towards sensitive", "absent_towards_sensitive"),
+                                ("towards not sensitive", "absent_towards_not_sensitive"))]
+    other = round(r["other_contributions"] + sum(e["weight"] for _, _, rest in absent for e in rest), 6)
+    n_unlisted = sum(len(rest) for _, _, rest in absent)
+    print(f"{one_line(r['doc_id'])}: P(sensitive) = {r['probability']:.3f} (threshold {r['threshold']:.3f}, "
+          f"{'sensitive' if r['sensitive'] else 'not sensitive'})")
+    print(f"{r['deciding_model']} score {r['raw_score']:.6f} = intercept {r['intercept']:.6f} + the weights below "
+          f"+ other features {other:.6f}")
+
+    def entries(items, indent: str = "  ") -> None:
+        for e in items:
+            label = e.get("label") or e["feature"]
+            named = "" if str(e.get("name")) in label else f"  ({e['feature']})"   # e.g. two "no attachments"
+            print(f"{indent}{e['weight']:+.6f}  {one_line(label)}{one_line(named)}")
+
+    for key, title in (("towards_sensitive", "towards sensitive"), ("towards_not_sensitive", "towards not sensitive")):
+        print(f"{title} (in the message):" + ("" if r[key] else " none"))
+        entries(r[key])
+    print("absent from the message (the features are standardised, so lacking one counts too):")
+    for title, shown, rest in absent:
+        first = f" (the first {len(shown)} of {len(shown) + len(rest)}; the rest in other features)" if rest else ""
+        print(f"  {title}{first}:" + ("" if shown else " none"))
+        entries(shown, "    ")
+    print(f"other features: {other:+.6f} (every feature not listed above"
+          f"{f', the {n_unlisted} absent ones left out among them' if n_unlisted else ''})")
+    if r["cues"]:
+        print("cue words: " + ", ".join(f"{one_line(c['kind'])} {one_line(c['text'])!r} in {c['field']} "
+                                        f"[{c['start']}:{c['end']}]" for c in r["cues"]))
+    else:
+        print("cue words: none")
+    for h in r["pii"]:
+        print(f"  PII {h['kind']} in {one_line(h['field'])} [{h['start']}:{h['end']}] {h['text']!r}")

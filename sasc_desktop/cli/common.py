@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine import session as _session
 from ..engine.procpool import DEFER_SECONDS
+from .text import one_line, safe_text  # noqa: F401  (re-exported for the command modules)
 
 
 def print_note(note: str) -> None:
@@ -37,8 +38,20 @@ def _clean(obj: Any) -> Any:
     return obj
 
 
+def stream_is_utf8(stream=None) -> bool:
+    """Whether ``stream`` (stdout) encodes text as UTF-8 (any spelling of it)."""
+    import codecs
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "ascii"
+    try:
+        return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+    except LookupError:
+        return False
+
+
 def print_json(obj: Any) -> None:
-    json.dump(_clean(obj), sys.stdout, ensure_ascii=False, indent=None, allow_nan=False)
+    # On a stdout that is not UTF-8 (a cp1252 console, LC_ALL=C) every character beyond ASCII is
+    # written as a \uXXXX escape: still the same JSON, and no UnicodeEncodeError part-way.
+    json.dump(_clean(obj), sys.stdout, ensure_ascii=not stream_is_utf8(sys.stdout), indent=None, allow_nan=False)
     sys.stdout.write("\n")
 
 

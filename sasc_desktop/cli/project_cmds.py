@@ -8,7 +8,7 @@ from pathlib import Path
 from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
-from .common import TextProgressBar, interrupt_once, print_json, print_note
+from .common import TextProgressBar, interrupt_once, one_line, print_json, print_note, safe_text
 
 
 QUERY_SYNTAX = """\
@@ -155,7 +155,7 @@ def print_ingest_summary(report) -> None:
     print(f"ingested {report.ingested}, duplicates {report.duplicates}, skipped {len(report.skipped)} "
           f"in {report.seconds:.1f} s ({rate:.0f} messages/s)" + (" - CANCELLED" if report.cancelled else ""))
     for s in report.skipped[:50]:
-        print(f"  skipped {s.source}: {s.reason}")
+        print(f"  skipped {one_line(s.source)}: {one_line(s.reason)}")
     if len(report.skipped) > 50:
         print(f"  ... and {len(report.skipped) - 50} more (use --json for all)")
 
@@ -189,7 +189,9 @@ def cmd_search(args) -> int:
         return 0
     print(f"{result.total} hits ({result.ms:.1f} ms)")
     for h in result.hits:
-        print(f"{h.rank:>4}  {h.score:7.3f}  {(h.date or '')[:10]:10}  {h.sender[:28]:28}  {h.subject[:60]}")
+        # (the sender's text: its control characters escaped, so one hit stays one line)
+        print(f"{h.rank:>4}  {h.score:7.3f}  {one_line(h.date)[:10]:10}  {one_line(h.sender)[:28]:28}  "
+              f"{one_line(h.subject)[:60]}")
     return 0
 
 
@@ -225,11 +227,11 @@ def cmd_show(args) -> int:
         return 0
     for key in ("doc_id", "date", "from", "to", "cc", "bcc", "subject", "folder", "thread_id"):
         if doc.get(key):
-            print(f"{key:>10}: {doc[key]}")
+            print(f"{key:>10}: {one_line(doc[key])}")
     for a in doc["attachments"]:
-        print(f"attachment: {a['name']} ({a['mime_type']}, {a['size']} bytes)")
+        print(f"attachment: {one_line(a['name'])} ({one_line(a['mime_type'])}, {a['size']} bytes)")
     print()
-    print(doc["body"])
+    print(safe_text(doc["body"]))   # (its lines and tabs kept; ESC and other controls escaped)
     return 0
 
 
@@ -240,7 +242,7 @@ def cmd_stats(args) -> int:
         print_json(stats)
     else:
         for k, v in stats.items():
-            print(f"{k:>12}: {v}")
+            print(f"{k:>12}: {one_line(v)}")
     return 0
 
 

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
 from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
-from .common import TextProgressBar, print_json
+from .common import TextProgressBar, one_line, print_json
 
 
 def _int_at_least(low: int, why: str = ""):
@@ -142,13 +143,13 @@ def cmd_protected_search(args) -> int:
         result = s.protected_search(args.query, args.persona, approach=args.protect, k=args.limit,
                                     cutoff=args.cutoff, offset=args.offset, show_withheld=show_withheld,
                                     retrain_stale=bool(getattr(args, "retrain", False)), **depth)
+        stale = not result.get("note") and not result.get("model_up_to_date", True)
+        retrain = _retrain_command(s, args) if stale else None
     if result.get("note"):   # (notes on stderr, with --json too: stdout stays the JSON)
         print(f"note: {result['note']}", file=sys.stderr)
-    elif not result.get("model_up_to_date", True):
+    elif retrain:
         print(f"note: the {result['ranker']} ranker learned from older judgments (documents judged sensitive are "
-              f"withheld all the same); --retrain, or sasc protect train {args.dir} --persona {args.persona}"
-              f"{'' if args.protect == 'joint' else ' --approach ' + args.protect}, brings it up to date",
-              file=sys.stderr)
+              f"withheld all the same); --retrain, or {retrain}, brings it up to date", file=sys.stderr)
     if result.get("beyond_depth") and result.get("list_ends"):   # the list ended on this page (or before)
         print(f"note: a protected search ranks the query's first {result['depth']} matches and it has more; "
               "narrow the query (words, from:, date:), or give a larger --depth, to reach the others", file=sys.stderr)
@@ -161,10 +162,32 @@ def cmd_protected_search(args) -> int:
         print(f"withheld as judged sensitive: {result['withheld_judged_sensitive']} of {result['candidates']} candidates "
               f"(the query matches {result['matches']})")
     for h in result["hits"]:
-        print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {(h['date'] or '')[:10]:10}  "
-              f"{h['sender'][:26]:26}  {h['subject'][:56]}")
+        # (the sender's text: its control characters escaped, so one hit stays one line)
+        print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {one_line(h['date'])[:10]:10}  "
+              f"{one_line(h['sender'])[:26]:26}  {one_line(h['subject'])[:56]}")
     if result["held_back"]:
         print("held back (uncertain):")
         for h in result["held_back"]:
-            print(f"      p={h['p_sensitive']:.2f}  {h['doc_id']}  {h['subject'][:60]}")
+            print(f"      p={h['p_sensitive']:.2f}  {one_line(h['doc_id'])}  {one_line(h['subject'])[:60]}")
     return 0
+
+
+def _retrain_command(session, args) -> str:
+    """The ``sasc protect train`` command that retrains the stored ranker of the search's
+    approach as --retrain would: with the options it was trained with (its ranker, and its
+    objective and depth where they are not the defaults, protect train's too), shell-quoted to
+    paste as it is."""
+    from ..engine.errors import SascError
+    from ..engine.protect.search import DEFAULT_TRAINING, _training_options, load_protection
+    try:
+        options = _training_options(load_protection(session, args.persona, args.protect))
+    except SascError:   # (unreadable now: the search used it all the same; say the defaults)
+        options = _training_options(None)
+    words = ["sasc", "protect", "train", str(args.dir), "--persona", args.persona]
+    if args.protect != "joint":
+        words += ["--approach", args.protect]
+    words += ["--ranker", str(options["ranker"])]
+    for name in ("objective", "depth"):
+        if options.get(name) is not None and options[name] != DEFAULT_TRAINING[name]:
+            words += [f"--{name}", str(options[name])]
+    return " ".join(shlex.quote(w) for w in words)

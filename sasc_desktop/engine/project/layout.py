@@ -128,6 +128,9 @@ def open_project_paths(root: Path, make_folders: bool = True) -> ProjectPaths:
         marker = json.loads(paths.marker.read_text())
     except (OSError, ValueError) as exc:
         raise ProjectError(f"{paths.marker} is damaged: {exc}") from exc
+    if not isinstance(marker, dict):   # valid JSON, but not the object a project writes
+        raise ProjectError(f"{paths.marker} is damaged: not a JSON object (a project's is "
+                           f"{json.dumps({'format': FORMAT})})")
     if marker.get("format") != FORMAT:
         raise ProjectError(f"{root} is not a SASC project (unknown format {marker.get('format')!r})")
     if make_folders:
