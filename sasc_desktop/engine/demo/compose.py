@@ -41,15 +41,50 @@ class Ctx:
     sticky: dict = field(default_factory=dict)   # slot values kept for the whole message
 
 
-# Slots that keep one value within a message (a message talks about one customer, one city...).
-STICKY = frozenset(("customer", "city", "kid", "product", "repo", "room", "booking"))
+# Slots that keep one value within a message (a message talks about one customer, one city, one
+# day, one time...); a reply or forward starts with its parent's values (see Ctx.sticky).
+STICKY = frozenset(("customer", "city", "kid", "product", "repo", "room", "booking", "day", "time", "week",
+                    "tech", "doc", "pr", "food"))
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b", re.IGNORECASE)
+
+
+def weekdays(text: str) -> list[str]:
+    """The weekdays ``text`` names, in order, capitalised ('Lunch friday?' names Friday)."""
+    return [m.group(1).capitalize() for m in _WEEKDAY.finditer(text)]
+
+
+def fits(template: str, ctx: Ctx) -> bool:
+    """Whether ``template`` names no weekday (in its literal text) other than the message's day,
+    once the message has one."""
+    day = ctx.sticky.get("day")
+    return day is None or all(d == day for d in weekdays(_SLOT.sub(" ", template)))
 
 
 def _colleague(ctx: Ctx) -> people.Person:
+    """The colleague a message talks about: one per message ({colleague} and {colleague_first}
+    name the same person), never its sender or recipient."""
+    key = ctx.sticky.get("colleague")
+    if key is not None and key not in (ctx.sender.key, ctx.recipient.key):
+        return people.BY_KEY[key]
     while True:
         p = people.BY_KEY[ctx.rng.choice(people.WORKERS)]
         if p.key not in (ctx.sender.key, ctx.recipient.key):
+            ctx.sticky["colleague"] = p.key
             return p
+
+
+def _week(ctx: Ctx) -> str:
+    """When, loosely ('next week', 'by Friday'); a weekday in it is the message's day."""
+    text = ctx.rng.choice(WEEK)
+    named = weekdays(text)
+    if named:
+        day = ctx.sticky.get("day")
+        if day is None:
+            day = ctx.sticky["day"] = named[0]
+        text = text.replace(named[0], day)
+    return text
 
 
 def _future_date(ctx: Ctx) -> str:
@@ -78,7 +113,7 @@ SLOTS: dict[str, Callable[[Ctx], str]] = {
     "amount": _amount,
     "customer": lambda c: c.rng.choice(CUSTOMERS),
     "city": lambda c: c.rng.choice(CITIES),
-    "week": lambda c: c.rng.choice(WEEK),
+    "week": _week,
     "doc": lambda c: c.rng.choice(DOCS),
     "repo": lambda c: c.rng.choice(REPOS),
     "pr": lambda c: str(c.rng.randrange(100, 2400)),
@@ -111,6 +146,10 @@ SLOTS: dict[str, Callable[[Ctx], str]] = {
 
 def fill(template: str, ctx: Ctx) -> str:
     if "{" not in template:
+        if "day" not in ctx.sticky:
+            named = weekdays(template)
+            if named:
+                ctx.sticky["day"] = named[0]
         return template
     extra = ctx.extra
 
@@ -136,7 +175,12 @@ def fill(template: str, ctx: Ctx) -> str:
             raise KeyError(f"unknown slot {{{name}}} in template: {template[:60]!r}")
         return f(ctx)
 
-    return _SLOT.sub(repl, template)
+    out = _SLOT.sub(repl, template)
+    if "day" not in ctx.sticky:
+        named = weekdays(out)   # a weekday written out ('Potluck Friday') is the message's day too
+        if named:
+            ctx.sticky["day"] = named[0]
+    return out
 
 
 # --- style ------------------------------------------------------------------------------------

@@ -9,9 +9,40 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Kind:
+    """A bank of subjects and paragraphs. Without ``leads`` every paragraph fits every subject.
+    With ``leads`` (see :func:`paired`), ``leads[i]`` are the indices of the paragraphs written
+    for subject ``i``: a message with that subject starts with one of them, and its other
+    paragraphs come from them and the ``neutral`` ones (which fit any subject)."""
     subjects: tuple[str, ...]
     paras: tuple[str, ...]
     n: tuple[int, int] = (1, 3)   # paragraphs per message (min, max)
+    leads: tuple[tuple[int, ...], ...] = ()
+    neutral: tuple[int, ...] = ()
+
+    def lead_paras(self, i: int) -> tuple[str, ...]:
+        """The paragraphs a message with subject ``i`` may start with."""
+        return tuple(self.paras[j] for j in self.leads[i]) if self.leads else self.paras
+
+    def more_paras(self, i: int) -> tuple[str, ...]:
+        """The paragraphs a message with subject ``i`` may have besides its first."""
+        if not self.leads:
+            return self.paras
+        return tuple(self.paras[j] for j in sorted(set(self.leads[i]) | set(self.neutral)))
+
+
+def paired(pairs, neutral=(), n=(1, 3)) -> Kind:
+    """A :class:`Kind` whose subjects each have their own paragraphs: ``pairs`` is
+    ``((subject, (paragraph, ...)), ...)``; a paragraph may belong to several subjects.
+    ``neutral`` paragraphs fit every subject (as a message's later paragraphs)."""
+    paras: list[str] = []
+
+    def index(text: str) -> int:
+        if text not in paras:
+            paras.append(text)
+        return paras.index(text)
+    leads = tuple(tuple(index(t) for t in texts) for _, texts in pairs)
+    neutral_i = tuple(index(t) for t in neutral)
+    return Kind(tuple(s for s, _ in pairs), tuple(paras), n, leads, neutral_i)
 
 
 OPENERS = (
@@ -29,118 +60,167 @@ CLOSERS = (
 # ------------------------------------------------------------------------------------------------
 # Everyday work mail (not sensitive)
 WORK: dict[str, Kind] = {
-    "scheduling": Kind(
-        ("Meeting {day}?", "Reschedule our 1:1", "Can we move the sync to {time}?", "Availability {week}",
-         "Calendar: design review", "Quick sync?"),
-        ("Can we move our 1:1 to {day} at {time}? Something came up on my side.",
-         "Does {day} at {time} work for a 30 minute sync in {room}?",
-         "I booked {room} for the design review {day}. {colleague} will dial in.",
-         "I'm out {day} afternoon, but anything before noon works.",
-         "Let's push the review to {week}; the numbers aren't ready.",
-         "Calendar invite is out. Agenda: status, open risks, next steps.",
-         "Sorry, double-booked at {time}. How about {day} instead?")),
-    "status": Kind(
-        ("Weekly status", "Status update - week {num}", "Update on the calibration rig", "Progress report",
-         "Where we are on {repo}"),
-        ("Weekly status: test coverage is up to {pct}, two bugs closed, one new risk on the supplier side.",
-         "The calibration rig is back online after the power supply swap. We lost about a day.",
-         "We merged the refactor of {repo}; build time dropped from 14 to 9 minutes.",
-         "Risks: the optics vendor is late with the samples, and {colleague} is out next week.",
-         "Next steps: finish the thermal tests, update {doc}, and demo to product {week}.",
-         "Numbers from the field trial: {bignum} readings, {pct} flagged as outliers, mostly from two units.",
-         "The spectrometer prototype passed the drop test from 1.2 m on all six faces.")),
-    "code_review": Kind(
-        ("Review request: {repo} PR #{pr}", "Re: PR #{pr} comments", "Please review: calibration fix",
-         "Merge conflict in {repo}"),
-        ("Could you review PR #{pr} in {repo}? It changes the dark-frame subtraction to use a rolling median.",
-         "Left a few comments on the PR. Mostly naming; the logic looks right.",
-         "The unit tests pass but the hardware-in-the-loop job times out. Can you take a look?",
-         "I rebased on main and resolved the conflict in the config loader.",
-         "Approved. Please squash before merging.")),
-    "design_review": Kind(
-        ("Design review notes", "Re: {doc} comments", "Architecture proposal", "Thermal design options"),
-        ("Notes from today's design review: we agreed on option B for the housing, pending the thermal "
-         "simulation.",
-         "My main concern with {doc} is the single point of failure in the data path.",
-         "Could we consider a cheaper photodiode array? The spec is overkill for the agriculture market.",
-         "Option A is simpler to manufacture; option B is 8 grams lighter. I lean towards A.",
-         "The architecture proposal splits ingestion from processing so we can scale them separately.")),
-    "it_notice": Kind(
-        ("Scheduled maintenance: VPN", "Phishing test results", "New laptop rollout", "Printer on 3 is fixed",
-         "Reminder: lock your screen"),
-        ("The VPN will be down for maintenance Saturday from 8 to 10 am.",
-         "Last week's phishing test: {pct} of staff clicked the link. Please do the refresher training.",
-         "New laptops arrive {week}. Kevin will schedule swap appointments.",
-         "The printer on the third floor is fixed. It was a paper jam the size of a novel.",
-         "Reminder: lock your screen when you leave your desk, even for a minute."), n=(1, 2)),
-    "facilities": Kind(
-        ("Parking garage closed {day}", "Kitchen cleanup", "Fire drill {day}", "Conference room etiquette",
-         "Lost and found"),
-        ("The parking garage is closed {day} for resurfacing. Street parking or transit, sorry.",
-         "Please clean up your dishes; the fridge gets emptied every Friday at 3.",
-         "Fire drill {day} at {time}. Meet at the assembly point across the street.",
-         "Please release conference rooms you don't use; {room} sits empty but booked all week.",
-         "Someone left a blue umbrella and a water bottle in {room}."), n=(1, 2)),
-    "lunch": Kind(
-        ("Lunch?", "Lunch {day}?", "Coffee?", "Team lunch", "Food carts?"),
-        ("Lunch {day}? I'm craving {food}.", "Coffee at 3? I need to get out of the lab.",
-         "Team lunch is on me this Friday to celebrate the milestone. {food} okay?",
-         "Want to grab {food} after the review?"), n=(1, 1)),
-    "fyi_article": Kind(
-        ("FYI: article on {tech}", "Interesting read", "Worth a look", "Saw this and thought of you"),
-        ("Interesting article on {tech}: https://news.example.com/{num}. The second half is relevant to us.",
-         "Worth a look: a long piece on {tech}. I don't agree with the conclusions but the data is good.",
-         "Saw this talk on {tech} and thought of our roadmap discussion."), n=(1, 2)),
-    "vendor": Kind(
-        ("Quick question about your sensor needs", "Introducing our calibration services", "Following up",
-         "Partnership opportunity"),
-        ("I wanted to introduce our calibration services; we work with many instrument makers.",
-         "Following up on my previous note. Would you have 15 minutes {week}?",
-         "Our new optical bench cuts alignment time in half. Happy to send a demo unit."), n=(1, 2)),
-    "customer": Kind(
-        ("Ticket #{pr}: calibration question", "Question from {customer}", "Re: Readings drift",
-         "Training request from {customer}"),
-        ("{customer} asked whether they can recalibrate in the field without the reference tile.",
-         "The customer sees a slow drift of the readings over a month. Probably a dirty window; I sent "
-         "cleaning instructions.",
-         "{customer} would like a training session for their new technicians {week}.",
-         "Closing the ticket: the customer confirmed the firmware update fixed the display issue.")),
-    "doc_edit": Kind(
-        ("Comments on {doc}", "Re: Draft for review", "Edits to the user manual", "Final version?"),
-        ("I've added comments to {doc}. Mostly clarity; section 3 needs a diagram.",
-         "Edits to the user manual are tracked; I rewrote the safety section.",
-         "Is this the final version? I'll send it to the printer {day}.",
-         "Small typo on page 4, otherwise looks good.")),
-    "conference": Kind(
-        ("Call for papers", "Conference registration", "Workshop invitation", "Speaker slot?"),
-        ("The call for papers for the optics workshop is open until {date}.",
-         "Registration for the conference closes {date}; the early-bird rate is $450.",
-         "Would you be interested in joining a panel on {tech}?"), n=(1, 2)),
-    "thanks": Kind(
-        ("Thanks!", "Thank you", "Great job today", "Kudos"),
-        ("Thanks for jumping in on the demo today, it saved us.",
-         "Great job on the presentation. The customer was impressed.",
-         "Kudos to the test team for finding that bug before release."), n=(1, 1)),
-    "seminar": Kind(
-        ("Seminar: {tech}", "Workshop on market design", "Reading group this week", "Visitor next week"),
-        ("This week's seminar is on {tech} and market design. 4pm, room 210.",
-         "Reading group: we discuss the new paper on platform pricing.",
-         "We have a visitor from the London School next week; sign up for meetings."), n=(1, 2)),
-    "social": Kind(
-        ("Card for {colleague_first}", "Charity 5k", "Book club", "Potluck Friday", "Congrats to {colleague_first}",
-         "Bike to work week"),
-        ("Please sign the card for {colleague_first}'s new baby; it's at the front desk until Thursday.",
-         "The charity 5k is on {date}; we have {num} runners signed up and family members are welcome.",
-         "Book club this month: a novel about three generations of a family vineyard. {day} at noon in {room}.",
-         "Congratulations to {colleague} on twenty years at Arclight! Cake in the kitchen at 3.",
-         "Potluck Friday: bring a dish from your hometown. Kids' drawings for the wall are welcome too.",
-         "Bike to work week starts Monday; free breakfast for everyone who rides.",
-         "Thanks everyone for the birthday wishes and the very embarrassing balloons."), n=(1, 2)),
-    "expenses": Kind(
-        ("Reminder: expense reports due", "Expense policy update", "Travel policy"),
-        ("Reminder: expense reports for last month are due {date}. Receipts go in the portal, not email.",
-         "Per the updated policy, economy fares for flights under six hours.",
-         "Please don't email receipts with full card numbers; upload them to the portal."), n=(1, 2)),
+    "scheduling": paired(
+        (("Meeting {day}?", ("Does {day} at {time} work for a 30 minute sync in {room}?",
+                             "I'm out {day} afternoon, but anything before noon works.")),
+         ("Reschedule our 1:1", ("Can we move our 1:1 to {day} at {time}? Something came up on my side.",)),
+         ("Can we move the sync to {time}?", ("I'm double-booked at our usual slot. Can we move the sync to {time} "
+                                              "on {day}?",)),
+         ("Availability {week}", ("Here is my availability {week}: mornings are open, afternoons are mostly "
+                                  "blocked.",
+                                  "I'm out {day} afternoon, but anything before noon works.")),
+         ("Calendar: design review", ("I booked {room} for the design review {day}. {colleague} will dial in.",
+                                      "Calendar invite is out. Agenda: status, open risks, next steps.")),
+         ("Quick sync?", ("Does {day} at {time} work for a 30 minute sync in {room}?",
+                          "Do you have ten minutes {week} for a quick sync? Nothing urgent.")),
+         ("Push the review?", ("Let's push the review to {week}; the numbers aren't ready.",))),
+        neutral=("Let me know if another time is better.",)),
+    "status": paired(
+        (("Weekly status", ("Weekly status: test coverage is up to {pct}, two bugs closed, one new risk on the "
+                            "supplier side.",
+                            "Numbers from the field trial: {bignum} readings, {pct} flagged as outliers, mostly "
+                            "from two units.",
+                            "The spectrometer prototype passed the drop test from 1.2 m on all six faces.")),
+         ("Status update - week {num}", ("Weekly status: test coverage is up to {pct}, two bugs closed, one new "
+                                         "risk on the supplier side.",
+                                         "Numbers from the field trial: {bignum} readings, {pct} flagged as "
+                                         "outliers, mostly from two units.")),
+         ("Update on the calibration rig", ("The calibration rig is back online after the power supply swap. We "
+                                            "lost about a day.",)),
+         ("Progress report", ("The spectrometer prototype passed the drop test from 1.2 m on all six faces.",
+                              "Numbers from the field trial: {bignum} readings, {pct} flagged as outliers, mostly "
+                              "from two units.")),
+         ("Where we are on {repo}", ("We merged the refactor of {repo}; build time dropped from 14 to 9 minutes.",))),
+        neutral=("Risks: the optics vendor is late with the samples, and {colleague} is out next week.",
+                 "Next steps: finish the thermal tests, update {doc}, and demo to product {week}.")),
+    "code_review": paired(
+        (("Review request: {repo} PR #{pr}", ("Could you review PR #{pr} in {repo}? It changes the dark-frame "
+                                              "subtraction to use a rolling median.",)),
+         ("Re: PR #{pr} comments", ("Left a few comments on PR #{pr}. Mostly naming; the logic looks right.",)),
+         ("Please review: calibration fix", ("Could you review the calibration fix in PR #{pr}? It changes the "
+                                             "dark-frame subtraction to use a rolling median.",)),
+         ("Merge conflict in {repo}", ("I rebased on main and resolved the conflict in the config loader of "
+                                       "{repo}.",)),
+         ("PR #{pr} approved", ("Approved PR #{pr}. Please squash before merging.",))),
+        neutral=("The unit tests pass but the hardware-in-the-loop job times out. Can you take a look?",)),
+    "design_review": paired(
+        (("Design review notes", ("Notes from today's design review: we agreed on option B for the housing, "
+                                  "pending the thermal simulation.",
+                                  "Option A is simpler to manufacture; option B is 8 grams lighter. I lean "
+                                  "towards A.")),
+         ("Re: {doc} comments", ("My main concern with {doc} is the single point of failure in the data path.",)),
+         ("Architecture proposal", ("The architecture proposal splits ingestion from processing so we can scale "
+                                    "them separately.",
+                                    "My main concern with {doc} is the single point of failure in the data "
+                                    "path.")),
+         ("Thermal design options", ("Thermal design options for the housing: option A is simpler to "
+                                     "manufacture, option B runs 6 degrees cooler. I lean towards B.",))),
+        neutral=("Could we consider a cheaper photodiode array? The spec is overkill for the agriculture market.",)),
+    # notices to all staff: one paragraph about the subject, and at most the sign-off line
+    "it_notice": paired(
+        (("Scheduled maintenance: VPN", ("The VPN will be down for maintenance Saturday from 8 to 10 am.",)),
+         ("Phishing test results", ("Last week's phishing test: {pct} of staff clicked the link. Please do the "
+                                    "refresher training.",)),
+         ("New laptop rollout", ("New laptops arrive {week}. IT will schedule swap appointments with each "
+                                 "team.",)),
+         ("Printer on 3 is fixed", ("The printer on the third floor is fixed. It was a paper jam the size of a "
+                                    "novel.",)),
+         ("Reminder: lock your screen", ("Reminder: lock your screen when you leave your desk, even for a "
+                                         "minute.",))),
+        neutral=("Questions? Reply to this message or open a ticket in the helpdesk portal.",), n=(1, 2)),
+    "facilities": paired(
+        (("Parking garage closed {day}", ("The parking garage is closed {day} for resurfacing. Street parking or "
+                                          "transit, sorry.",)),
+         ("Kitchen cleanup", ("Please clean up your dishes; the fridge gets emptied every Friday at 3.",)),
+         ("Fire drill {day}", ("Fire drill {day} at {time}. Meet at the assembly point across the street.",)),
+         ("Conference room etiquette", ("Please release conference rooms you don't use; {room} sits empty but "
+                                        "booked all week.",)),
+         ("Lost and found", ("Someone left a blue umbrella and a water bottle in {room}. They are in the lost and "
+                             "found box at reception.",))),
+        neutral=("Thanks for helping keep the office pleasant for everyone.",), n=(1, 2)),
+    "lunch": paired(
+        (("Lunch?", ("Lunch {day}? I'm craving {food}.", "Want to grab {food} after the review?")),
+         ("Lunch {day}?", ("Lunch {day}? I'm craving {food}.",)),
+         ("Coffee?", ("Coffee at 3? I need to get out of the lab.",)),
+         ("Team lunch", ("Team lunch is on me this {day} to celebrate the milestone. Is {food} okay?",)),
+         ("Food carts?", ("Food carts at noon? The dumpling truck is back.",))), n=(1, 1)),
+    "fyi_article": paired(
+        (("FYI: article on {tech}", ("Interesting article on {tech}: https://news.example.com/{num}. The second "
+                                     "half is relevant to us.",)),
+         ("Interesting read", ("Interesting article on {tech}: https://news.example.com/{num}. The second half is "
+                               "relevant to us.",
+                               "Worth a look: a long piece on {tech}. I don't agree with the conclusions but the "
+                               "data is good.")),
+         ("Worth a look", ("Worth a look: a long piece on {tech}. I don't agree with the conclusions but the data "
+                           "is good.",)),
+         ("Saw this and thought of you", ("Saw this talk on {tech} and thought of our roadmap discussion.",))),
+        n=(1, 2)),
+    "vendor": paired(
+        (("Quick question about your sensor needs", ("Quick question: what does your team use for spectral "
+                                                     "calibration today? We may be able to help.",)),
+         ("Introducing our calibration services", ("I wanted to introduce our calibration services; we work with "
+                                                   "many instrument makers.",)),
+         ("Following up", ("Following up on my previous note. Would you have 15 minutes {week}?",)),
+         ("Partnership opportunity", ("We'd like to explore a partnership: we resell optical components in {num} "
+                                      "countries and your line would fit well.",))),
+        neutral=("Our new optical bench cuts alignment time in half. Happy to send a demo unit.",), n=(1, 2)),
+    "customer": paired(
+        (("Ticket #{pr}: calibration question", ("{customer} asked whether they can recalibrate in the field "
+                                                 "without the reference tile.",)),
+         ("Question from {customer}", ("{customer} asked whether they can recalibrate in the field without the "
+                                       "reference tile.",)),
+         ("Re: Readings drift", ("The customer sees a slow drift of the readings over a month. Probably a dirty "
+                                 "window; I sent cleaning instructions.",)),
+         ("Training request from {customer}", ("{customer} would like a training session for their new "
+                                               "technicians {week}.",)),
+         ("Ticket #{pr}: display issue", ("Closing the ticket: the customer confirmed the firmware update fixed "
+                                          "the display issue.",)))),
+    "doc_edit": paired(
+        (("Comments on {doc}", ("I've added comments to {doc}. Mostly clarity; section 3 needs a diagram.",)),
+         ("Re: Draft for review", ("I've added comments to {doc}. Mostly clarity; section 3 needs a diagram.",)),
+         ("Edits to the user manual", ("Edits to the user manual are tracked; I rewrote the safety section.",)),
+         ("Final version?", ("Is this the final version? I'll send it to the printer {day}.",))),
+        neutral=("Small typo on page 4, otherwise looks good.",)),
+    "conference": paired(
+        (("Call for papers", ("The call for papers for the optics workshop is open until {date}.",)),
+         ("Conference registration", ("Registration for the conference closes {date}; the early-bird rate is "
+                                      "$450.",)),
+         ("Workshop invitation", ("You're invited to the optics workshop; the call for papers is open until "
+                                  "{date}.",)),
+         ("Speaker slot?", ("Would you be interested in joining a panel on {tech}?",))), n=(1, 2)),
+    "thanks": paired(
+        (("Thanks!", ("Thanks for jumping in on the demo today, it saved us.",
+                      "Great job on the presentation. The customer was impressed.")),
+         ("Thank you", ("Thanks for jumping in on the demo today, it saved us.",)),
+         ("Great job today", ("Great job on the presentation. The customer was impressed.",)),
+         ("Kudos", ("Kudos to the test team for finding that bug before release.",))), n=(1, 1)),
+    "seminar": paired(
+        (("Seminar: {tech}", ("This week's seminar is on {tech} and market design. 4pm, room 210.",)),
+         ("Workshop on market design", ("The market design workshop is on {date} in room 210; lunch is "
+                                        "provided, please register.",)),
+         ("Reading group this week", ("Reading group: we discuss the new paper on platform pricing.",)),
+         ("Visitor next week", ("We have a visitor from the London School next week; sign up for meetings.",))),
+        n=(1, 2)),
+    "social": paired(
+        (("Card for {colleague_first}", ("Please sign the card for {colleague_first}'s new baby; it's at the front "
+                                         "desk until Thursday.",)),
+         ("Charity 5k", ("The charity 5k is on {date}; we have {num} runners signed up and family members are "
+                         "welcome.",)),
+         ("Book club", ("Book club this month: a novel about three generations of a family vineyard. {day} at noon "
+                        "in {room}.",)),
+         ("Potluck Friday", ("Potluck Friday: bring a dish from your hometown. Kids' drawings for the wall are "
+                             "welcome too.",)),
+         ("Congrats to {colleague_first}", ("Congratulations to {colleague} on twenty years at Arclight! Cake in "
+                                            "the kitchen at 3.",)),
+         ("Bike to work week", ("Bike to work week starts Monday; free breakfast for everyone who rides.",)),
+         ("Thank you all", ("Thanks everyone for the birthday wishes and the very embarrassing balloons.",))),
+        n=(1, 2)),
+    "expenses": paired(
+        (("Reminder: expense reports due", ("Reminder: expense reports for last month are due {date}. Receipts go "
+                                            "in the portal, not email.",)),
+         ("Expense policy update", ("Per the updated policy, economy fares for flights under six hours.",)),
+         ("Travel policy", ("Per the updated policy, economy fares for flights under six hours.",))),
+        neutral=("Please don't email receipts with full card numbers; upload them to the portal.",), n=(1, 2)),
 }
 
 # Newsletter and press (HTML-only, public)
@@ -153,70 +233,113 @@ NEWSLETTER_PARAS = (
     "Product news: three new LiDAR modules, one under $100.",
     "Opinion: why every sensor maker needs a data strategy.",
 )
-PRESS_SUBJECTS = ("Press release: Arclight partners with {customer}", "Press release (public): new product")
-PRESS_PARAS = (
-    "PORTLAND, Ore. -- Arclight Sensorworks today announced a partnership with {customer} to monitor water "
-    "quality across {num} sites.",
-    "All customer data is handled under strict confidentiality agreements and stored in the United States.",
-    "About Arclight: Arclight Sensorworks designs optical sensors for agriculture, utilities and industry.",
-    "Media contact: Derek Osborne, press@arclight.example.com.",
+# A press release: (subject, its paragraphs in order).
+PRESS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Press release: Arclight partners with {customer}", (
+        "PORTLAND, Ore. -- Arclight Sensorworks today announced a partnership with {customer} to monitor water "
+        "quality across {num} sites.",
+        "All customer data is handled under strict confidentiality agreements and stored in the United States.",
+        "About Arclight: Arclight Sensorworks designs optical sensors for agriculture, utilities and industry.",
+        "Media contact: Derek Osborne, press@arclight.example.com.")),
+    ("Press release (public): new product", (
+        "PORTLAND, Ore. -- Arclight Sensorworks today introduced a new handheld water-quality probe that reads "
+        "{num} parameters in under a minute, for utilities and farms.",
+        "The probe ships next quarter; pricing is on the Arclight website.",
+        "About Arclight: Arclight Sensorworks designs optical sensors for agriculture, utilities and industry.",
+        "Media contact: Derek Osborne, press@arclight.example.com.")),
 )
 
 # ------------------------------------------------------------------------------------------------
 # Sensitive kinds: whole messages and one-sentence asides
 SENSITIVE: dict[str, Kind] = {
-    "family": Kind(
-        ("Saturday", "pick up", "Thanksgiving plans", "Mom's birthday", "recital tonight", "dentist",
-         "weekend plans", "Re: school forms"),
-        ("Can you pick up {kid} from school today? I'm stuck in a review until 5.",
-         "Everyone is coming to us for Thanksgiving this year. I said we'd do the turkey and Beth brings pies.",
-         "{kid}'s recital is at 7 tonight, please don't be late again.",
-         "The dentist moved {kid}'s appointment to {day} at {time}. Can you take her?",
-         "My sister is staying with us this weekend with the two boys, brace yourself.",
-         "I signed the school forms and left the check for the field trip on the counter.",
-         "Uncle Ray called; he's moving into the assisted living place on {date}. I'll help him pack.",
-         "The roofer came by; it's going to be {amount} to fix the leak over {kid}'s room.",
-         "Can you call the pediatrician back? They want to move {kid}'s checkup.",
-         "Our anniversary is on the 14th, book the place by the river?")),
-    "romance": Kind(
-        ("tonight", "missing you", "dinner Friday?", "last night", "us"),
-        ("I keep thinking about last night. Can I see you again Friday?",
-         "Missing you terribly. This conference is dull without you.",
-         "Dinner at my place Friday? I'll cook, you bring the wine.",
-         "I love you. I know we said we'd go slow, but I mean it.",
-         "Please don't tell anyone at work about us yet.",
-         "I booked the little inn on the coast for our weekend. Just us, no phones.",
-         "You looked beautiful last night. I still can't believe you said yes.",
-         "I'm sorry about the fight on Sunday. I hate it when we argue.")),
-    "health": Kind(
-        ("doctor's appointment", "out tomorrow", "medical leave", "test results", "surgery"),
-        ("I'll be out tomorrow for a biopsy. Please keep it quiet, I don't want a fuss.",
-         "The test results came back: it's type 2 diabetes. I'm starting medication.",
-         "I need to take medical leave for surgery on my knee, probably six weeks.",
-         "My therapist says I should cut back my hours for a while; the anxiety is getting worse.",
-         "Mom's scan showed a tumour; the oncologist sees us on {day}.",
-         "The cardiologist wants me on a monitor for two weeks; I'll wear it under my shirt at work.",
-         "I was diagnosed with depression last month and I'm on sertraline now. Please don't tell the team.",
-         "My back surgery is scheduled for {date}; I'll need about four weeks of leave.",
-         "I've been having panic attacks before the big reviews. The doctor says it's stress.")),
-    "receipt": Kind(
-        ("Fwd: flight receipt", "Expense receipts", "receipts from the {city} trip", "Re: reimbursement",
-         "hotel bill"),
-        ("Here are my receipts for the {city} trip; the card I used is {card} if finance asks.",
-         "I paid the hotel with my personal card {card}, so please reimburse to that card.",
-         "The dinner and the taxi are on my own card ({card}); total {fare}.",
-         "My billing address changed, it's now {address}. The bank keeps rejecting the refund.",
-         "Can you book me the same hotel as last time? Use the card ending {last4}; the booking number was "
-         "{booking}.")),
-    "pii": Kind(
-        ("Direct deposit form", "Payroll update", "Onboarding paperwork", "W-4 and I-9", "Benefits enrollment"),
-        ("For direct deposit: routing {routing}, account {account}.",
-         "My SSN is {ssn} and my date of birth is {dob} for the insurance form.",
-         "New home address for payroll: {address}. Phone {phone}.",
-         "Please wire the reimbursement to IBAN {iban}.",
-         "Here's the form for the background check: born {dob}, SSN {ssn}, driver's licence OR{bignum}.",
-         "Update my emergency contact: my sister, {phone}, same address as me ({address}).",
-         "My new bank details for the expense refund: routing {routing}, checking account {account}.")),
+    "family": paired(
+        (("Saturday", ("{kid} has a birthday party to go to Saturday at 2; can you drive and pick up a present on "
+                       "the way?",
+                       "My sister is staying with us this weekend with the two boys, brace yourself.")),
+         ("pick up", ("Can you pick up {kid} from school today? I'm stuck in a review until 5.",)),
+         ("Thanksgiving plans", ("Everyone is coming to us for Thanksgiving this year. I said we'd do the turkey and "
+                                 "Beth brings pies.",)),
+         ("Mom's birthday", ("Mom's birthday is on Sunday week; I ordered the cake, can you pick up a card and "
+                             "flowers?",)),
+         ("recital tonight", ("{kid}'s recital is at 7 tonight, please don't be late again.",)),
+         ("dentist", ("The dentist moved {kid}'s appointment to {day} at {time}. Can you take her?",)),
+         ("weekend plans", ("My sister is staying with us this weekend with the two boys, brace yourself.",)),
+         ("Re: school forms", ("I signed the school forms and left the check for the field trip on the "
+                               "counter.",)),
+         ("Uncle Ray", ("Uncle Ray called; he's moving into the assisted living place on {date}. I'll help him "
+                        "pack.",)),
+         ("the roof", ("The roofer came by; it's going to be {amount} to fix the leak over {kid}'s room.",)),
+         ("pediatrician", ("Can you call the pediatrician back? They want to move {kid}'s checkup.",)),
+         ("our anniversary", ("Our anniversary is on the 14th, book the place by the river?",))),
+        neutral=("Uncle Ray called; he's moving into the assisted living place on {date}. I'll help him pack.",
+                 "The roofer came by; it's going to be {amount} to fix the leak over {kid}'s room.",
+                 "Can you call the pediatrician back? They want to move {kid}'s checkup.")),
+    "romance": paired(
+        (("tonight", ("Come over tonight after work? I'll leave the porch light on for you.",)),
+         ("missing you", ("Missing you terribly. This conference is dull without you.",)),
+         ("dinner Friday?", ("Dinner at my place Friday? I'll cook, you bring the wine.",
+                             "I keep thinking about last night. Can I see you again Friday?")),
+         ("last night", ("I keep thinking about last night. Can I see you again Friday?",
+                         "You looked beautiful last night. I still can't believe you said yes.")),
+         ("us", ("I love you. I know we said we'd go slow, but I mean it.",
+                 "Please don't tell anyone at work about us yet.")),
+         ("our weekend", ("I booked the little inn on the coast for our weekend. Just us, no phones.",)),
+         ("about Sunday", ("I'm sorry about the fight on Sunday. I hate it when we argue.",))),
+        neutral=("I love you. I know we said we'd go slow, but I mean it.",
+                 "Please don't tell anyone at work about us yet.",
+                 "I booked the little inn on the coast for our weekend. Just us, no phones.")),
+    "health": paired(
+        (("doctor's appointment", ("I've been having panic attacks before the big reviews. The doctor says it's "
+                                   "stress.",
+                                   "The cardiologist wants me on a monitor for two weeks; I'll wear it under my "
+                                   "shirt at work.",
+                                   "Mom's scan showed a tumour; the oncologist sees us on {day}.")),
+         ("out tomorrow", ("I'll be out tomorrow for a biopsy. Please keep it quiet, I don't want a fuss.",)),
+         ("medical leave", ("I need to take medical leave for surgery on my knee, probably six weeks.",
+                            "My back surgery is scheduled for {date}; I'll need about four weeks of leave.")),
+         ("test results", ("The test results came back: it's type 2 diabetes. I'm starting medication.",
+                           "Mom's scan showed a tumour; the oncologist sees us on {day}.")),
+         ("surgery", ("I need to take medical leave for surgery on my knee, probably six weeks.",
+                      "My back surgery is scheduled for {date}; I'll need about four weeks of leave.")),
+         ("cutting back", ("My therapist says I should cut back my hours for a while; the anxiety is getting "
+                           "worse.",)),
+         ("please keep this quiet", ("I was diagnosed with depression last month and I'm on sertraline now. Please "
+                                     "don't tell the team.",))),
+        neutral=("My therapist says I should cut back my hours for a while; the anxiety is getting worse.",
+                 "I was diagnosed with depression last month and I'm on sertraline now. Please don't tell the "
+                 "team.")),
+    "receipt": paired(
+        (("Fwd: flight receipt", ("Forwarding my flight receipt: the fare was {fare}, paid with my own card "
+                                  "{card}.",)),
+         ("Expense receipts", ("Here are my receipts for the {city} trip; the card I used is {card} if finance "
+                               "asks.",
+                               "The dinner and the taxi are on my own card ({card}); total {fare}.")),
+         ("receipts from the {city} trip", ("Here are my receipts for the {city} trip; the card I used is {card} if "
+                                            "finance asks.",)),
+         ("Re: reimbursement", ("I paid the hotel with my personal card {card}, so please reimburse to that card.",
+                                "My billing address changed, it's now {address}. The bank keeps rejecting the "
+                                "refund.")),
+         ("hotel bill", ("I paid the hotel with my personal card {card}, so please reimburse to that card.",
+                         "Can you book me the same hotel as last time? Use the card ending {last4}; the booking "
+                         "number was {booking}."))),
+        neutral=("The dinner and the taxi are on my own card ({card}); total {fare}.",)),
+    "pii": paired(
+        (("Direct deposit form", ("For direct deposit: routing {routing}, account {account}.",
+                                  "My new bank details for the expense refund: routing {routing}, checking account "
+                                  "{account}.")),
+         ("Payroll update", ("New home address for payroll: {address}. Phone {phone}.",
+                             "For direct deposit: routing {routing}, account {account}.")),
+         ("Onboarding paperwork", ("Here's the form for the background check: born {dob}, SSN {ssn}, driver's "
+                                   "licence OR{bignum}.",
+                                   "My SSN is {ssn} and my date of birth is {dob} for the insurance form.")),
+         ("W-4 and I-9", ("My SSN is {ssn} and my date of birth is {dob} for the insurance form.",
+                          "Here's the form for the background check: born {dob}, SSN {ssn}, driver's licence "
+                          "OR{bignum}.")),
+         ("Benefits enrollment", ("My SSN is {ssn} and my date of birth is {dob} for the insurance form.",
+                                  "Update my emergency contact: my sister, {phone}, same address as me "
+                                  "({address}).")),
+         ("Wire details", ("Please wire the reimbursement to IBAN {iban}.",))),
+        neutral=("Update my emergency contact: my sister, {phone}, same address as me ({address}).",)),
     "student": Kind(
         ("Grades", "Student petition", "Re: incomplete"),
         ("Final grades: the student got a C- and failed the midterm.",
@@ -227,21 +350,36 @@ SENSITIVE: dict[str, Kind] = {
          "Legal hold: preserve everything related to the former warehouse manager's complaint.",
          "Our counsel thinks we will settle the harassment complaint before it goes to trial.",
          "The subpoena asks for all emails about the 2019 recall.")),
-    "trade_secret": Kind(
-        ("Roadmap - internal only", "Confidential: pricing", "Do not forward", "Unreleased specs"),
-        ("Internal only: next year's roadmap includes a sub-$1000 spectrometer for farmers.",
-         "Confidential pricing: distributors get {pct} off list; never quote it to customers.",
-         "The calibration algorithm uses a proprietary reference library of {bignum} spectra; do not share.",
-         "Unreleased: Kestrel 2 adds thermal imaging; launch is {month} next year.",
-         "The cost model for Lumen is attached; the sensor die is {amount} and we mark it up four times.",
-         "We are quietly dropping support for the L1 line next year; customers won't hear until Q3.",
-         "The secret to the one-second scan is the interleaved exposure; it's not in any patent yet.",
-         "Don't forward: {customer} is evaluating us against two competitors and our bid is {k}.")),
-    "contract": Kind(
-        ("NDA", "Contract terms", "Re: the negotiation", "MSA redlines"),
-        ("Under our NDA with {customer}, we can't disclose the contract value of {k}.",
-         "Our bottom line in the negotiation is {amount} per unit.",
-         "The exclusivity clause locks us in for three years; don't mention it to the other vendors.")),
+    "trade_secret": paired(
+        (("Roadmap - internal only", ("Internal only: next year's roadmap includes a sub-$1000 spectrometer for "
+                                      "farmers.",
+                                      "Unreleased: Kestrel 2 adds thermal imaging; launch is {month} next year.",
+                                      "We are quietly dropping support for the L1 line next year; customers won't "
+                                      "hear until Q3.")),
+         ("Confidential: pricing", ("Confidential pricing: distributors get {pct} off list; never quote it to "
+                                    "customers.",
+                                    "The cost model for Lumen is attached; the sensor die is {amount} and we mark it "
+                                    "up four times.",
+                                    "Don't forward: {customer} is evaluating us against two competitors and our bid "
+                                    "is {k}.")),
+         ("Do not forward", ("Don't forward: {customer} is evaluating us against two competitors and our bid is {k}.",
+                             "The calibration algorithm uses a proprietary reference library of {bignum} spectra; do "
+                             "not share.",
+                             "The secret to the one-second scan is the interleaved exposure; it's not in any patent "
+                             "yet.")),
+         ("Unreleased specs", ("Unreleased: Kestrel 2 adds thermal imaging; launch is {month} next year.",
+                               "The secret to the one-second scan is the interleaved exposure; it's not in any "
+                               "patent yet."))),
+        neutral=("The calibration algorithm uses a proprietary reference library of {bignum} spectra; do not "
+                 "share.",)),
+    "contract": paired(
+        (("NDA", ("Under our NDA with {customer}, we can't disclose the contract value of {k}.",)),
+         ("Contract terms", ("The exclusivity clause locks us in for three years; don't mention it to the other "
+                             "vendors.",
+                             "Under our NDA with {customer}, we can't disclose the contract value of {k}.")),
+         ("Re: the negotiation", ("Our bottom line in the negotiation is {amount} per unit.",)),
+         ("MSA redlines", ("The exclusivity clause locks us in for three years; don't mention it to the other "
+                           "vendors.",)))),
     "reputational": Kind(
         ("between us", "the incident", "this can't get out"),
         ("We knowingly shipped {num} units with the faulty battery; if this gets out we're done.",
@@ -250,20 +388,21 @@ SENSITIVE: dict[str, Kind] = {
          "The demo at the trade show was faked; the readings were prerecorded.",
          "We paid the consultant to write the 'independent' review of our product.",
          "I backdated the calibration certificates so the shipment could go out.")),
-    "membership": Kind(
-        ("choir", "parish council", "union meeting", "synagogue board", "campaign volunteers"),
-        ("See you at choir practice at St. Anne's on Wednesday.",
-         "The union local meets Thursday; we're voting on the strike fund.",
-         "I'm on the synagogue board now, so Friday evenings are out.",
-         "I volunteered for the campaign; knocking on doors this weekend.")),
-    "stigmatised": Kind(
-        ("last night", "rough morning", "meeting tonight"),
-        ("Still hungover from last night; I shouldn't have had the fourth drink.",
-         "I've been going to AA meetings for six months now.",
-         "We smoked a joint after the launch party and I don't remember the cab home.",
-         "I lost a lot of money at the casino again; I need an advance.",
-         "I was pulled over after the party; they let me off with a warning, thank god.",
-         "Honestly I need a few edibles to get through these offsites.")),
+    "membership": paired(
+        (("choir", ("See you at choir practice at St. Anne's on Wednesday.",)),
+         ("parish council", ("The parish council meets tonight at St. Anne's; I'm taking the minutes again.",)),
+         ("union meeting", ("The union local meets Thursday; we're voting on the strike fund.",)),
+         ("synagogue board", ("I'm on the synagogue board now, so Friday evenings are out.",)),
+         ("campaign volunteers", ("I volunteered for the campaign; knocking on doors this weekend.",)))),
+    "stigmatised": paired(
+        (("last night", ("Still hungover from last night; I shouldn't have had the fourth drink.",
+                         "We smoked a joint after the launch party and I don't remember the cab home.",
+                         "I was pulled over after the party; they let me off with a warning, thank god.")),
+         ("rough morning", ("Still hungover from last night; I shouldn't have had the fourth drink.",
+                            "I lost a lot of money at the casino again; I need an advance.")),
+         ("meeting tonight", ("I've been going to AA meetings for six months now.",))),
+        neutral=("Honestly I need a few edibles to get through these offsites.",
+                 "I lost a lot of money at the casino again; I need an advance.")),
     "offensive": Kind(
         ("WTF", "this crap", "ridiculous"),
         ("What the f*** is wrong with the test lab? This crap is unacceptable.",
@@ -289,26 +428,33 @@ SENSITIVE: dict[str, Kind] = {
          "I wouldn't put {colleague} on a critical project again; the work is sloppy and always late.",
          "{colleague} takes credit for everything the team does. Everyone sees it except Maggie.",
          "Between you and me, {colleague} is coasting until the stock vests.")),
-    "review": Kind(
-        ("reference for {colleague_first}", "performance review", "feedback for the committee",
-         "confidential evaluation"),
-        ("Performance review for {colleague}: meets expectations on delivery, needs improvement on "
-         "communication, frequently misses deadlines.",
-         "Reference, confidential: {colleague} is competent but difficult to work with and left the last "
-         "project unfinished.",
-         "For the committee: the candidate's teaching evaluations are poor and students complain about "
-         "grading.",
-         "Referee report, confidential: the submission by {colleague} is competent but derivative; reject.",
-         "Calibration notes: {colleague} rated 'below expectations'; put on a performance plan in {month}.",
-         "Letter for {colleague}'s promotion: solid citizen, modest research, I cannot rank her in the top "
-         "ten percent.")),
-    "unflattering_family": Kind(
-        ("my brother", "the in-laws", "ugh family"),
-        ("My brother-in-law is an idiot. He lost Mom's savings on crypto.",
-         "My mother drives me crazy; she called six times today about the thermostat.",
-         "My son is lazy; he hasn't looked for a job since graduating.",
-         "My husband forgot our anniversary again. Typical.",
-         "Beth is impossible; she's fighting with Mom about the will again.")),
+    "review": paired(
+        (("reference for {colleague_first}", ("Reference, confidential: {colleague} is competent but difficult to "
+                                              "work with and left the last project unfinished.",)),
+         ("performance review", ("Performance review for {colleague}: meets expectations on delivery, needs "
+                                 "improvement on communication, frequently misses deadlines.",
+                                 "Calibration notes: {colleague} rated 'below expectations'; put on a performance "
+                                 "plan in {month}.")),
+         ("feedback for the committee", ("For the committee: the candidate's teaching evaluations are poor and "
+                                         "students complain about grading.",
+                                         "Letter for {colleague}'s promotion: solid citizen, modest research, I "
+                                         "cannot rank her in the top ten percent.")),
+         ("confidential evaluation", ("Referee report, confidential: the submission by {colleague} is competent but "
+                                      "derivative; reject.",
+                                      "Reference, confidential: {colleague} is competent but difficult to work with "
+                                      "and left the last project unfinished.",
+                                      "Calibration notes: {colleague} rated 'below expectations'; put on a "
+                                      "performance plan in {month}.")))),
+    "unflattering_family": paired(
+        (("my brother", ("My brother-in-law is an idiot. He lost Mom's savings on crypto.",)),
+         ("the in-laws", ("My brother-in-law is an idiot. He lost Mom's savings on crypto.",
+                          "Beth is impossible; she's fighting with Mom about the will again.")),
+         ("ugh family", ("My mother drives me crazy; she called six times today about the thermostat.",
+                         "My son is lazy; he hasn't looked for a job since graduating.",
+                         "My husband forgot our anniversary again. Typical.",
+                         "Beth is impossible; she's fighting with Mom about the will again."))),
+        neutral=("My mother drives me crazy; she called six times today about the thermostat.",
+                 "My husband forgot our anniversary again. Typical.")),
     "emotional": Kind(
         ("I can't do this", "upset", "sorry about today"),
         ("I'm so angry I could scream. Nobody listens in these meetings.",
@@ -362,13 +508,16 @@ SYSTEM_RECEIPTS: dict[str, Kind] = {
          "Billing address: {address}\nFrequent flyer: SW{bignum}",
          "Your itinerary has changed. New departure: {date} at {time}. Your seat 14C is confirmed.",
          "Baggage: 1 checked bag included. Changes are possible up to 24 hours before departure.",
-         "Thank you for flying SkyWays. Keep this receipt for your records.")),
+         "Thank you for flying SkyWays. Keep this receipt for your records."),
+        # after the receipt (paragraph 0): the itinerary change only under its subject
+        leads=((3,), (3,), (1,), (2,)), neutral=(2, 3)),
     "harborview.hotel": Kind(
         ("Your folio from Harborview Hotel", "Reservation confirmed - Harborview Hotel", "Receipt {booking}"),
         ("Harborview Hotel - guest folio\n\nGuest: {rname}\nConfirmation: {booking}\nArrival: {date}\n"
          "Nights: {num}\nRoom rate: $219.00\nTotal charged: {fare}\nCard: {paycard}\nHome address: {address}",
          "We look forward to welcoming you again. Breakfast is served 6:30 to 10:30 in the Lantern room.",
-         "Minibar and parking charges appear on a separate receipt.")),
+         "Minibar and parking charges appear on a separate receipt."),
+        leads=((1, 2), (1,), (2,))),
 }
 
 REPLY_LINES = ("Sounds good.", "Thanks, will do.", "Works for me.", "Agreed.", "Got it, thanks.", "Makes sense.",

@@ -36,23 +36,79 @@ ALL_STAFF = Person(key="all-staff", name="All Staff", email=f"all-staff@{people.
                    style=people.SYSTEM, internal=True)
 INTERNAL_CUSTODIANS = tuple(k for k in CUSTODIANS if BY_KEY[k].internal)
 
-_BASE_OFFSET = {"US/Pacific": -8.0, "US/Mountain": -7.0, "US/Central": -6.0, "US/Eastern": -5.0,
-                "Europe/London": 0.0, "Europe/Paris": 1.0, "Europe/Berlin": 1.0, "Europe/Stockholm": 1.0,
-                "Asia/Tokyo": 9.0, "Asia/Kolkata": 5.5}
+# Standard offsets (hours east of UTC) and daylight-saving rules of the zones the cast lives in,
+# computed here rather than read from the system's time zone database, so that every machine
+# writes the same dates: "US" (since 2007) from 02:00 local time on the second Sunday of March
+# to 02:00 local (daylight) time on the first Sunday of November; "EU" from 01:00 UTC on the last
+# Sunday of March to 01:00 UTC on the last Sunday of October; None: no daylight saving time.
+ZONES: dict[str, tuple[float, Optional[str]]] = {
+    "US/Pacific": (-8.0, "US"), "US/Mountain": (-7.0, "US"), "US/Central": (-6.0, "US"),
+    "US/Eastern": (-5.0, "US"), "Europe/London": (0.0, "EU"), "Europe/Paris": (1.0, "EU"),
+    "Europe/Berlin": (1.0, "EU"), "Europe/Stockholm": (1.0, "EU"), "Asia/Tokyo": (9.0, None),
+    "Asia/Kolkata": (5.5, None)}
 _TZ_CACHE: dict[float, _dt.timezone] = {}
+_DST_CACHE: dict[tuple[str, int], tuple[_dt.datetime, _dt.datetime]] = {}
+_UTC = _dt.timezone.utc
 
 
-def tz_for(tz: str, day: _dt.date) -> _dt.timezone:
-    off = _BASE_OFFSET[tz]
-    md = (day.month, day.day)
-    if tz.startswith("US/") and (3, 10) <= md < (11, 3):
-        off += 1
-    elif tz.startswith("Europe/") and (3, 29) <= md < (10, 27):
-        off += 1
+def _sunday(year: int, month: int, nth: int) -> _dt.date:
+    """The ``nth`` Sunday of the month (1 = first); ``nth=-1`` is the last one."""
+    if nth > 0:
+        first = _dt.date(year, month, 1)
+        return first + _dt.timedelta(days=(6 - first.weekday()) % 7 + 7 * (nth - 1))
+    last = _dt.date(year + (month == 12), month % 12 + 1, 1) - _dt.timedelta(days=1)
+    return last - _dt.timedelta(days=(last.weekday() - 6) % 7)
+
+
+def dst_span(tz: str, year: int) -> Optional[tuple[_dt.datetime, _dt.datetime]]:
+    """The UTC instants daylight saving time starts and ends in ``tz`` in ``year`` (None: the
+    zone has none)."""
+    base, rule = ZONES[tz]
+    if rule is None:
+        return None
+    got = _DST_CACHE.get((tz, year))
+    if got is None:
+        if rule == "US":   # 02:00 local standard time; 02:00 local daylight time = 01:00 standard
+            start = _dt.datetime.combine(_sunday(year, 3, 2), _dt.time(2), _UTC) - _dt.timedelta(hours=base)
+            end = _dt.datetime.combine(_sunday(year, 11, 1), _dt.time(1), _UTC) - _dt.timedelta(hours=base)
+        else:
+            start = _dt.datetime.combine(_sunday(year, 3, -1), _dt.time(1), _UTC)
+            end = _dt.datetime.combine(_sunday(year, 10, -1), _dt.time(1), _UTC)
+        got = _DST_CACHE[(tz, year)] = (start, end)
+    return got
+
+
+def _fixed(off: float) -> _dt.timezone:
     z = _TZ_CACHE.get(off)
     if z is None:
         z = _TZ_CACHE[off] = _dt.timezone(_dt.timedelta(hours=off))
     return z
+
+
+def offset_at(tz: str, when: _dt.datetime) -> _dt.timezone:
+    """The fixed UTC offset zone ``tz`` has at the instant ``when`` (an aware datetime)."""
+    base = ZONES[tz][0]
+    u = when.astimezone(_UTC)
+    span = dst_span(tz, u.year)
+    return _fixed(base + 1 if span is not None and span[0] <= u < span[1] else base)
+
+
+def local_time(tz: str, naive: _dt.datetime) -> _dt.datetime:
+    """The wall-clock time ``naive`` in zone ``tz``, with the offset the zone has then. In the
+    hour the clocks go back the earlier (daylight) one is meant; a time the clocks skip is
+    read with the offset before the change and shown as the time it is after it."""
+    base = ZONES[tz][0]
+    for off in (base + 1, base):   # daylight first: the earlier of two readings
+        z = _fixed(off)
+        if offset_at(tz, naive.replace(tzinfo=z)) == z:
+            return naive.replace(tzinfo=z)
+    when = naive.replace(tzinfo=_fixed(base))
+    return when.astimezone(offset_at(tz, when))
+
+
+def in_zone(tz: str, when: _dt.datetime) -> _dt.datetime:
+    """The instant ``when`` as a wall-clock time in zone ``tz``."""
+    return when.astimezone(offset_at(tz, when))
 
 
 # --- the plan ---------------------------------------------------------------------------------
@@ -239,6 +295,8 @@ class Summary:
     refs: tuple
     depth: int
     msg: object
+    sticky: dict = None          # the slot values its text used (a reply's or forward's start from them)
+    theme: Optional[int] = None  # its subject's index in its kind (a reply's text fits the same subject)
 
 
 @dataclass
@@ -259,17 +317,21 @@ def _uniq(seq) -> tuple:
     return tuple(out)
 
 
-INTL = content.Kind(
-    ("Échantillons de revêtement", "Devis révisé – Lumière Optique", "Réunion à Paris", "Återkoppling på kalibrering",
-     "Café-Treffen nächste Woche?", "Präsentation für München", "Budget 2020 (€)", "Naïve Bayes results"),
-    ("Suite à notre échange, je vous envoie le devis révisé pour le revêtement anti-reflet. Les échantillons "
-     "partent vendredi.",
-     "Merci pour votre accueil à Portland. Pouvons-nous fixer une réunion à Paris en {month} ?",
-     "Tack för senast! The calibration fixture works much better with the new clamp; the spread is down to "
-     "{pct}.",
-     "Die Präsentation für den Kunden in München ist fast fertig; bitte prüfe die Zahlen auf Folie {num}.",
-     "The quote came in at 12.400 € excluding VAT. Café meeting to discuss?",
-     "The naïve Bayes baseline gets {pct} accuracy; the façade of the new model is nicer but not better."),
+_DEVIS = ("Suite à notre échange, je vous envoie le devis révisé pour le revêtement anti-reflet. Les échantillons "
+          "partent vendredi.")
+_QUOTE = "The quote came in at 12.400 € excluding VAT. Café meeting to discuss?"
+INTL = content.paired(
+    (("Échantillons de revêtement", (_DEVIS,)),
+     ("Devis révisé – Lumière Optique", (_DEVIS,)),
+     ("Réunion à Paris", ("Merci pour votre accueil à Portland. Pouvons-nous fixer une réunion à Paris en {month} ?",)),
+     ("Återkoppling på kalibrering", ("Tack för senast! The calibration fixture works much better with the new "
+                                      "clamp; the spread is down to {pct}.",)),
+     ("Café-Treffen nächste Woche?", (_QUOTE,)),
+     ("Präsentation für München", ("Die Präsentation für den Kunden in München ist fast fertig; bitte prüfe die "
+                                   "Zahlen auf Folie {num}.",)),
+     ("Budget 2020 (€)", (_QUOTE,)),
+     ("Naïve Bayes results", ("The naïve Bayes baseline gets {pct} accuracy; the façade of the new model is nicer "
+                              "but not better.",))),
     n=(1, 2))
 INTL_SENDERS = ("ines.moreau", "bjorn.akesson", "francois.dubois", "ingrid.sorensen", "zoe.clarke",
                 "lucia.fernandez", "hannah.becker")
@@ -334,9 +396,8 @@ class _Generator:
             hour = rng.choice((7, 8, 12, 17, 18, 19, 20, 21, 22, 23))
         else:
             hour = rng.choice((7, 8, 8, 9, 9, 9, 10, 10, 11, 11, 12, 13, 14, 14, 15, 15, 16, 16, 17, 18, 21, 23))
-        tz = tz_for(sender.tz, day.date())
-        local = _dt.datetime(day.year, day.month, day.day, hour, rng.randrange(60), rng.randrange(60), tzinfo=tz)
-        return local
+        return local_time(sender.tz, _dt.datetime(day.year, day.month, day.day, hour, rng.randrange(60),
+                                                  rng.randrange(60)))
 
     def _msgid(self, i: int, sender: Person) -> str:
         rng = self.rng
@@ -432,11 +493,40 @@ class _Generator:
             for name, choices in topic.slots:
                 ctx.extra[name] = choices
 
+    @staticmethod
+    def _fitting(ctx: compose.Ctx, bank) -> list[str]:
+        """The templates of ``bank`` that name no weekday but the message's day (all of them if
+        none does: a bank is never left empty)."""
+        ok = [p for p in bank if compose.fits(p, ctx)]
+        return ok or list(bank)
+
+    @staticmethod
+    def _count_for(ctx: compose.Ctx, lo: int, hi: int) -> int:
+        return max(lo, min(hi, round(ctx.rng.uniform(lo, hi) * ctx.sender.style.verbosity)))
+
     def _paras(self, ctx: compose.Ctx, bank, lo: int, hi: int) -> list[str]:
         rng = ctx.rng
-        k = max(lo, min(hi, round(rng.uniform(lo, hi) * ctx.sender.style.verbosity)))
+        k = self._count_for(ctx, lo, hi)
+        bank = self._fitting(ctx, bank)
         k = min(k, len(bank))
         return [compose.fill(p, ctx) for p in rng.sample(bank, k)]
+
+    def _kind_text(self, ctx: compose.Ctx, kd: Kind, theme: Optional[int], lo: int, hi: int):
+        """``(theme, subject, paragraphs)`` of a message of kind ``kd``: ``theme`` is the index of
+        its subject (a reply or forward keeps its parent's, so its paragraphs fit the subject it
+        answers). A kind without leads takes any of its paragraphs."""
+        rng = ctx.rng
+        if not kd.leads:
+            subject = compose.fill(rng.choice(kd.subjects), ctx)
+            return None, subject, self._paras(ctx, kd.paras, lo, hi)
+        i = theme if theme is not None and theme < len(kd.subjects) else rng.randrange(len(kd.subjects))
+        subject = compose.fill(kd.subjects[i], ctx)
+        k = self._count_for(ctx, lo, hi)
+        first = rng.choice(self._fitting(ctx, kd.lead_paras(i)))
+        paras = [compose.fill(first, ctx)]
+        more = [p for p in self._fitting(ctx, kd.more_paras(i)) if p != first and compose.fits(p, ctx)]
+        paras += [compose.fill(p, ctx) for p in rng.sample(more, min(k - 1, len(more)))] if k > 1 else []
+        return i, subject, paras
 
     def _insert(self, paras: list[str], sentence: str, rng: random.Random) -> None:
         if paras and rng.random() < 0.5:
@@ -446,21 +536,27 @@ class _Generator:
             paras.insert(rng.randrange(len(paras) + 1), sentence)
 
     def _compose(self, cat: str, arg: str, ctx: compose.Ctx, kinds: list, mild: list, high: list,
-                 passing: list, dist: list, reply: bool):
-        """Authored paragraphs and a fresh subject for a plan item; appends planted labels."""
+                 passing: list, dist: list, reply: bool, theme: Optional[int] = None, broadcast: bool = False):
+        """Authored paragraphs and a fresh subject for a plan item, and the subject's index in its
+        kind (``theme``: a reply or forward passes its parent's); appends planted labels.
+        ``broadcast``: the message is from a system or to all staff (no personal openers or
+        closers, no asides, decoys or passing mentions)."""
         rng = ctx.rng
         topic = TOPICS_BY_ID.get(arg) if cat in ("high", "dist") else None
         self._slots(ctx, topic)
         subject = ""
+        theme = theme if cat in ("work", "sens", "intl") else None
         aside_p, decoy_p, passing_p = 0.09, 0.2, 0.22
         if cat == "high":
             high.append(topic.id)
             subject = compose.fill(rng.choice(topic.subjects), ctx)
             paras = self._paras(ctx, topic.high, 1, 2 if reply else 3)
             if rng.random() < topic.sens_share:
-                kind, sent = rng.choice(topic.sens)
-                self._insert(paras, compose.fill(sent, ctx), rng)
-                kinds.append(kind)
+                sens = [(k, t) for k, t in topic.sens if compose.fits(t, ctx)]
+                if sens:
+                    kind, sent = rng.choice(sens)
+                    self._insert(paras, compose.fill(sent, ctx), rng)
+                    kinds.append(kind)
             if topic.aliases and rng.random() < OBLIQUE_RATE:
                 chosen: dict = {}
                 subject = obliquify(subject, topic, rng, chosen)
@@ -473,38 +569,34 @@ class _Generator:
                 subj, para = rng.choice(ECHO_DISTRACTORS)
                 ctx.extra["title"] = topic.title
                 subject = compose.fill(subj, ctx)
-                paras = [compose.fill(para, ctx)]
-                if rng.random() < 0.5:
-                    paras.append(compose.fill(rng.choice(topic.distractor), ctx))
+                paras = [compose.fill(para, ctx)]   # (a paragraph of the topic's would not fit it)
                 self._count("echo_distractors")
             else:
-                subject = compose.fill(rng.choice(topic.dsubjects), ctx)
-                paras = self._paras(ctx, topic.distractor, 1, 2)
+                theme, subject, paras = self._kind_text(ctx, _distractor_kind(topic), None, 1, 2)
             decoy_p = 0.3
         elif cat == "work":
             kd: Kind = content.WORK[arg]
-            subject = compose.fill(rng.choice(kd.subjects), ctx)
-            paras = self._paras(ctx, kd.paras, kd.n[0], kd.n[1])
+            theme, subject, paras = self._kind_text(ctx, kd, theme, kd.n[0], kd.n[1])
             if reply and rng.random() < 0.45:
                 paras = []
             decoy_p = 0.28
         elif cat == "intl":
-            subject = compose.fill(rng.choice(INTL.subjects), ctx)
-            paras = self._paras(ctx, INTL.paras, 1, 2)
+            theme, subject, paras = self._kind_text(ctx, INTL, theme, INTL.n[0], INTL.n[1])
         elif cat == "sens":
             kinds.append(arg)
             aside_p, decoy_p, passing_p = 0.03, 0.05, 0.03
             if arg == "receipt" and ctx.sender.key in content.SYSTEM_RECEIPTS:
+                # the receipt itself, then what goes with its subject
                 kd = content.SYSTEM_RECEIPTS[ctx.sender.key]
-                subject = compose.fill(rng.choice(kd.subjects), ctx)
-                paras = [compose.fill(kd.paras[0], ctx)] + self._paras(ctx, kd.paras[1:], 1, 2)
-                return subject, paras, topic
+                theme, subject, paras = self._kind_text(ctx, kd, theme, 1, 2)
+                return subject, [compose.fill(kd.paras[0], ctx)] + paras, theme
             kd = content.SENSITIVE[arg]
-            subject = compose.fill(rng.choice(kd.subjects), ctx)
-            paras = self._paras(ctx, kd.paras, kd.n[0], 2 if reply else kd.n[1])
+            theme, subject, paras = self._kind_text(ctx, kd, theme, kd.n[0], 2 if reply else kd.n[1])
         else:
             raise ValueError(cat)
-        if cat in ("high", "work", "dist", "intl"):
+        if broadcast:
+            aside_p = decoy_p = passing_p = 0.0
+        elif cat in ("high", "work", "dist", "intl"):
             if rng.random() < 0.35:
                 op = compose.fill(rng.choice(content.OPENERS), ctx)
                 if op:
@@ -515,19 +607,22 @@ class _Generator:
                     paras.append(cl)
         if rng.random() < aside_p:
             kind = _weighted(rng, ASIDE_WEIGHTS)
-            self._insert(paras, compose.fill(rng.choice(content.ASIDES[kind]), ctx), rng)
-            kinds.append(kind)
-            mild.append(kind)
+            sentences = [a for a in content.ASIDES[kind] if compose.fits(a, ctx)]
+            if sentences:
+                self._insert(paras, compose.fill(rng.choice(sentences), ctx), rng)
+                kinds.append(kind)
+                mild.append(kind)
         if rng.random() < decoy_p:
-            self._insert(paras, compose.fill(rng.choice(content.DECOYS), ctx), rng)
+            self._insert(paras, compose.fill(rng.choice(self._fitting(ctx, content.DECOYS)), ctx), rng)
         if rng.random() < passing_p:
             t = rng.choices(TOPICS, [x.weight for x in TOPICS])[0]
-            if t.id not in high:
-                self._insert(paras, compose.fill(rng.choice(t.passing), ctx), rng)
+            sentences = [p for p in t.passing if compose.fits(p, ctx)]
+            if t.id not in high and sentences:
+                self._insert(paras, compose.fill(rng.choice(sentences), ctx), rng)
                 passing.append(t.id)
         if reply:
             paras.insert(0, rng.choice(content.REPLY_LINES))
-        return subject, paras, topic
+        return subject, paras, theme
 
     # ---- quoting --------------------------------------------------------------------------
     @staticmethod
@@ -622,6 +717,8 @@ class _Generator:
                 to = [self._p("john.snibert")]
         elif cat == "work" and arg == "it_notice":
             sender, to, cc = self._p(rng.choice(("it.helpdesk", "kevin.obrien"))), [ALL_STAFF], []
+        elif cat == "work" and arg == "facilities":
+            sender, to, cc = self._p(rng.choice(("walter.huang", "dolores.martin"))), [ALL_STAFF], []
         else:
             sender, to, cc = self._work_people()
 
@@ -637,25 +734,29 @@ class _Generator:
             # replies and forwards follow their parent within minutes to a few days
             delay = _dt.timedelta(minutes=int(rng.expovariate(1 / 240)) + 3)
             when = parent.date + delay
-            date = when.astimezone(tz_for(sender.tz, when.date()))
+            date = in_zone(sender.tz, when)
         ctx = compose.Ctx(rng, sender, to[0] if to else sender, date)
+        if parent is not None and parent.sticky:
+            ctx.sticky.update(parent.sticky)   # the same day, time, customer... as the message it answers
+        broadcast = sender.style.client == "system" or any(p.key == "all-staff" for p in to + cc)
 
         kinds: list = []
         mild: list = []
         high: list = []
         passing: list = []
         dist: list = []
+        theme = None
         if cat not in ("news", "press"):
-            subject, paras, _ = self._compose(cat, arg, ctx, kinds, mild, high, passing, dist,
-                                              reply=mode == "reply")
+            subject, paras, theme = self._compose(cat, arg, ctx, kinds, mild, high, passing, dist,
+                                                  reply=mode == "reply", theme=parent.theme if parent else None,
+                                                  broadcast=broadcast)
         elif cat == "news":
             subject = compose.fill(rng.choice(content.NEWSLETTER_SUBJECTS), ctx)
             paras = [compose.fill(p, ctx) for p in rng.sample(content.NEWSLETTER_PARAS, 3)]
-            if rng.random() < 0.3:
-                paras.append(compose.fill(rng.choice(content.DECOYS), ctx))
         elif cat == "press":
-            subject = compose.fill(rng.choice(content.PRESS_SUBJECTS), ctx)
-            paras = [compose.fill(p, ctx) for p in content.PRESS_PARAS]
+            subject, texts = rng.choice(content.PRESS)
+            subject = compose.fill(subject, ctx)
+            paras = [compose.fill(p, ctx) for p in texts]
 
         style = sender.style.quote
         client = sender.style.client
@@ -789,7 +890,8 @@ class _Generator:
         whole = _carried(kinds + list(attached.kinds), mild + list(attached.mild), high,
                          passing + [t for t in attached.high + attached.passing if t not in high])
         self.labels.append(Label(msgid[1:-1], whole.kinds, whole.mild, whole.high, whole.passing, _uniq(dist)))
-        summary = Summary(msgid, subject, sender, to, cc, date, body, text, whole, refs, depth, msg)
+        summary = Summary(msgid, subject, sender, to, cc, date, body, text, whole, refs, depth, msg,
+                          dict(ctx.sticky), theme)
         if depth < 3 and not bcc:
             pool = self.pools.setdefault(key, [])
             pool.append(summary)
@@ -872,6 +974,17 @@ class _Generator:
 
 
 TOPICS_BY_ID = {t.id: t for t in TOPICS}
+_DIST_KINDS: dict[str, Kind] = {}
+
+
+def _distractor_kind(topic: Topic) -> Kind:
+    """A topic's distractors as a kind whose subjects each have their own paragraphs
+    (``topic.dleads``; by default subject i goes with paragraph i)."""
+    kd = _DIST_KINDS.get(topic.id)
+    if kd is None:
+        leads = topic.dleads or tuple((i,) for i in range(len(topic.dsubjects)))
+        kd = _DIST_KINDS[topic.id] = Kind(topic.dsubjects, topic.distractor, (1, 2), leads)
+    return kd
 
 
 def _sha256(path: Path) -> str:

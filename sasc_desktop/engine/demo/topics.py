@@ -28,6 +28,8 @@ class Topic:
     # Vocabulary mismatch: what people write instead of the title words (codenames, synonyms,
     # abbreviations). Keys are matched case-insensitively as whole words, longest first.
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # dleads[i]: the distractor paragraphs (indices) that fit dsubjects[i]; empty: paragraph i
+    dleads: tuple[tuple[int, ...], ...] = ()
 
     def public(self) -> dict:
         return {"id": self.id, "title": self.title, "description": self.description, "narrative": self.narrative}
@@ -70,6 +72,7 @@ TOPICS: tuple[Topic, ...] = (
             "PS: can you remind me who is presenting at the Falcon launch webinar?",
         ),
         dsubjects=("Peregrine falcons on the roof", "Falcon Heights apartment", "Falcons game tickets"),
+        dleads=((0, 3), (2,), (1,)),
         distractor=(
             "Facilities update: the pair of peregrine falcons is nesting on the roof ledge again. Please keep "
             "the east stairwell door closed; the wildlife folks say the chicks hatch in about {num} days.",
@@ -127,7 +130,7 @@ TOPICS: tuple[Topic, ...] = (
             "Alan mentioned the Lumen patent is almost ready to file, which is good news.",
             "FYI John is tied up with the Lumen patent paperwork until Thursday.",
         ),
-        dsubjects=("Lighting levels in the new space", "Patent news roundup"),
+        dsubjects=("Lighting levels in the new space", "Patent news roundup", "Projector too dim?"),
         distractor=(
             "The lighting consultant measured 300 lumens at the desks by the window, which is below the spec. "
             "Walter is getting quotes for new fixtures.",
@@ -175,6 +178,7 @@ TOPICS: tuple[Topic, ...] = (
             "I know budgets are tight after Q3, so no pressure.",
         ),
         dsubjects=("Budget template for next year", "Household budget app"),
+        dleads=((0, 2), (1,)),
         distractor=(
             "Attached is the blank budget template for next year's planning cycle. No numbers yet, just the "
             "new cost-center layout.",
@@ -435,6 +439,7 @@ TOPICS: tuple[Topic, ...] = (
             "I can't talk about it, but the Vireo thing is still going.",
         ),
         dsubjects=("Optics news", "Patent granted for Kestrel"),
+        dleads=((1,), (0,)),
         distractor=(
             "Good news: the patent for the Kestrel mount was granted and is now public. No action needed.",
             "Optics industry news this week: a new lens coating supplier opened in Oregon.",
