@@ -20,7 +20,7 @@ query syntax:
   budg*  bud?et      prefixes and wildcards: the word as typed or its stem
   subject: body: attachments: all:   words in one field only, e.g. subject:budget
   filters            from:ann  to:enron.com  thread:ID  folder:inbox (every Inbox; a path,
-                     folder:holly/inbox, one folder and its subfolders; the kept copy's folder)
+                     folder:palmer_holly/inbox, one folder and its subfolders; the kept copy's folder)
                      date:2001  date:2001-03  date:2001-03-05  date:[2001-01 to 2001-06]
                      date:>2001-03 (from April 2001 on)  date:<2002 (up to the end of 2001);
                      date:>=X and date:<=X take X in; date:(2001-03 2001-05) either month
