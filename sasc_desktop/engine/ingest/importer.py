@@ -41,7 +41,8 @@ from ..records import IngestReport, Message, SkippedMessage
 from .parse import (MalformedMessage, addresses, copy_folder, message_bytes, parse_message, raw_digest,
                     synthetic_message_id)
 from .sources import PROJECT_INTERNALS, RawItem, checked_source_kind, count_messages, iter_source
-from .text import is_reply_or_forward, normalise_subject
+from .text import normalise_subject
+from .threading_rules import rethread, thread_at_insert
 
 BATCH = 500            # messages per SQLite transaction
 CHUNK = 50             # messages per task sent to a worker process
@@ -671,17 +672,9 @@ def _same_subject(a: str, b: str) -> bool:
 
 
 def _thread_of(con, m: Message) -> str:
-    root = m.references[0] if m.references else m.in_reply_to
-    if root:
-        row = con.execute("SELECT thread_id FROM messages WHERE message_id = ? LIMIT 1", (root,)).fetchone()
-        return row[0] if row else root
-    if is_reply_or_forward(m.subject):
-        norm = normalise_subject(m.subject)
-        if norm:
-            row = con.execute("SELECT thread_id FROM messages WHERE subject_norm = ? ORDER BY ts LIMIT 1", (norm,)).fetchone()
-            if row:
-                return row[0]
-    return m.message_id
+    """The thread of ``m`` by what is stored now (:func:`.threading_rules.thread_at_insert`);
+    :func:`fix_threads` corrects it after the import when mail that came later changes it."""
+    return thread_at_insert(con, m)
 
 
 def index_row(con, row_id: int) -> dict:
@@ -694,20 +687,11 @@ def index_row(con, row_id: int) -> dict:
 
 
 def fix_threads(store: Store) -> int:
-    """Messages threaded under a message that itself belongs to another thread (order of
-    arrival) adopt that thread. Returns how many changed (they are marked for re-indexing)."""
-    changed = 0
-    for _ in range(8):
-        with store.transaction() as con:
-            cur = con.execute(
-                "UPDATE messages SET indexed = 0, thread_id = (SELECT p.thread_id FROM messages p "
-                "WHERE p.message_id = messages.thread_id AND p.thread_id <> p.message_id LIMIT 1) "
-                "WHERE thread_id IN (SELECT message_id FROM messages WHERE thread_id <> message_id)")
-            n = cur.rowcount
-        changed += n
-        if not n:
-            break
-    return changed
+    """Threads as the rule gives them for every stored message, whatever order the mail was
+    imported in (:func:`.threading_rules.rethread`: where the messages added since the last call
+    can change them). Returns how many changed (they are marked for re-indexing)."""
+    with store.transaction() as con:
+        return rethread(con)
 
 
 _ROW_KEYS = ("subject", "body", "attachment_text", "sender", "recipients", "cc", "bcc", "from_addr", "recipient_addrs", "date", "ts")
