@@ -21,8 +21,8 @@ EXTRA = [
     msg("Undated note", "please file this", frm="Zed <zed@example.org>", message_id="<nodate1@x>", date=None),
     msg("another undated", "please again", frm="amy <amy@example.org>", message_id="<nodate2@x>", date=None),
     msg("", "please, no subject", frm="Bob <bob@example.org>", message_id="<nosubj@x>",
-        date="Tue, 01 Jan 2019 09:00:00 +1000"),
-    msg("no sender", "please, no sender", frm="", message_id="<nosender@x>", date="Wed, 02 Jan 2019 09:00:00 -0500"),
+        date="Tue, 01 Jan 2019 20:00:00 +1000"),
+    msg("no sender", "please, no sender", frm="", message_id="<nosender@x>", date="Tue, 01 Jan 2019 09:00:00 -0500"),
     msg("ALPHA capitals", "please shout", frm="AARON <aaron@example.org>", message_id="<caps@x>",
         date="Thu, 03 Jan 2019 09:00:00 +0000"),
     # Sorted by the name shown, not the raw header: quotes a mail program added, an accent.
