@@ -295,8 +295,8 @@ class Summary:
     refs: tuple
     depth: int
     msg: object
-    sticky: dict = None          # the slot values its text used (a reply's or forward's start from them)
-    theme: Optional[int] = None  # its subject's index in its kind (a reply's text fits the same subject)
+    sticky: Optional[dict] = None  # the slot values its text used (a reply's or forward's start from them)
+    theme: Optional[int] = None    # its subject's index in its kind (a reply's text fits the same subject)
 
 
 @dataclass

@@ -273,3 +273,7 @@ def test_every_message_date_has_its_senders_offset(mails):
         zone = _zone(m.sender.tz)
         assert m.date.utcoffset() == m.date.astimezone(zone).utcoffset(), (m.sender.key, m.date.isoformat())
     assert len({m.date.utcoffset() for m in mails}) >= 6
+
+
+def test_every_person_lives_in_a_zone_with_rules():
+    assert {p.tz for p in people.ALL} <= set(generator.ZONES)
