@@ -313,7 +313,7 @@ def test_word_blocks_equal_sklearn_refitted(project):
     s, fm, docs = project
     o = fm.space.options
     for name in ("subject", "body"):
-        texts = [F.TEXT_OF[name](d) for _, d in docs]
+        texts = [F.TEXT_OF[name](d) for d in fm.space._read([d for _, d in docs])]  # (bodies as the space reads them)
         vec = fm.space.vectorizers_[name]
         sk = F._text_vectorizer(o, max(1000, int(o.max_features * {"subject": 0.15, "body": 0.6}[name])))
         assert isinstance(sk, TfidfVectorizer)

@@ -33,13 +33,15 @@ from ..errors import ProjectError
 from ..progress import Progress, ensure
 from . import workers
 from .cues import CUE_NAMES
+from .embedded_headers import strip_embedded_headers
 from .pii import PII_KINDS, detect_pii
 from .workers import _chunks, _parallel, _shares, _warm_pool
 
 log = logging.getLogger(__name__)
 
-FEATURE_VERSION = 11  # bumped whenever an extractor changes what it computes (10: spaced cards' 1-4 digit neighbours;
-#                       11: internal domains compared in IDNA's ASCII form, ascii_domain)
+FEATURE_VERSION = 12  # bumped whenever an extractor changes what it computes (10: spaced cards' 1-4 digit neighbours;
+#                       11: internal domains compared in IDNA's ASCII form, ascii_domain; 12: bodies read without
+#                       the header blocks of the mail they quote or forward, embedded_headers)
 CACHE_FORMAT = "sasc-features"
 MAX_TEXT = 100_000
 
@@ -374,6 +376,14 @@ TEXT_OF = {"subject": lambda d: d.subject, "body": lambda d: d.body[:MAX_TEXT],
            "chars": lambda d: d.subject + "\n" + d.body[:20_000]}
 
 
+def _with_body(doc: DocFields, body: str) -> DocFields:
+    """``doc`` with another body (dataclasses.replace without its checks: a hot path)."""
+    new = object.__new__(DocFields)
+    new.__dict__.update(doc.__dict__)
+    new.__dict__["body"] = body
+    return new
+
+
 def _text_size(doc: DocFields) -> int:
     """How much text of a message feature extraction reads: its weight when shares are cut."""
     return len(doc.subject) + min(len(doc.body), MAX_TEXT)
@@ -414,6 +424,10 @@ class FeatureSpace:
         # 11 has no domain_form_ and keeps comparing domains as written (_rows_args).
         self.internal_domains_ = list(dict.fromkeys(_header_domain(d) for d in internal_domains))
         self.domain_form_ = "ascii"
+        # Bodies read without the header blocks of quoted and forwarded mail (embedded_headers); a
+        # space fitted before FEATURE_VERSION 12 has no body_form_ and reads them as they are (_read).
+        self.body_form_ = "stripped"
+        raw, docs = docs, self._read(docs)
         self.central_ = central
         self.vectorizers_ = {}
         blocks = []
@@ -436,7 +450,7 @@ class FeatureSpace:
             self.vectorizers_[name] = vec
             blocks.append(m * o.weights[name])
         progress.update(0, None, "metadata, PII and network features")
-        dense = self._dense_raw(docs)
+        dense = self._dense_raw(raw, docs)
         self.mean_ = dense.mean(axis=0)
         std = dense.std(axis=0)
         self.std_ = np.where(std > 1e-9, std, 1.0)
@@ -452,22 +466,46 @@ class FeatureSpace:
                 names += [f"{name}:{t}" for t in vec.get_feature_names_out()]
         return names + list(DENSE_NAMES)
 
-    def _dense_raw(self, docs: Sequence[DocFields]) -> np.ndarray:
-        chunks = _chunks(docs, _text_size)
-        if len(chunks) > 1:
-            parts = _parallel(_dense_rows, [self._rows_args(c) for c in chunks[:-1]],
-                              lambda: _dense_rows(self._rows_args(chunks[-1])))
+    def _dense_raw(self, docs: Sequence[DocFields], read: Optional[Sequence[DocFields]] = None) -> np.ndarray:
+        """The dense columns (DENSE_NAMES, before scaling) of these messages as received;
+        ``read``: them as :meth:`_read` gives them, when already at hand."""
+        read = self._read(docs) if read is None else read
+        shares = _shares(np.fromiter(map(_text_size, docs), dtype=np.int64, count=len(docs)))
+        if len(shares) > 1:
+            args = [self._rows_args(docs[a:b], read[a:b]) for a, b in shares]
+            parts = _parallel(_dense_rows, args[:-1], lambda: _dense_rows(args[-1]))
             if parts is not None:
                 return np.vstack(parts)
-        return _dense_rows(self._rows_args(docs))
+        return _dense_rows(self._rows_args(docs, read))
 
-    def _rows_args(self, docs: Sequence[DocFields]) -> tuple:
-        """:func:`_dense_rows`'s arguments for these messages: a space fitted before
-        FEATURE_VERSION 11 (no domain_form_) compares internal domains as written, as when it
-        was fitted, so a saved model's features do not change under it."""
-        if self.__dict__.get("domain_form_") == "ascii":
+    def _read(self, docs: Sequence[DocFields]) -> Sequence[DocFields]:
+        """The messages as this space reads them: a space fitted from FEATURE_VERSION 12
+        (body_form_ "stripped") reads bodies without the header blocks of the mail they quote or
+        forward and without addresses (:func:`.embedded_headers.strip_embedded_headers`, on the
+        first MAX_TEXT characters, all that features read); one fitted before reads them as they
+        are, as when it was fitted, so a saved model's features do not change under it."""
+        if self.__dict__.get("body_form_") != "stripped":
+            return docs
+        out = []
+        for d in docs:
+            body = d.body if len(d.body) <= MAX_TEXT else d.body[:MAX_TEXT]
+            stripped = strip_embedded_headers(body)
+            out.append(d if stripped is d.body else _with_body(d, stripped))
+        return out
+
+    def _rows_args(self, docs: Sequence[DocFields], read: Optional[Sequence[DocFields]] = None) -> tuple:
+        """:func:`_dense_rows`'s arguments for these messages (as received; ``read``: as
+        :meth:`_read` gives them, when at hand): a space fitted before FEATURE_VERSION 11 (no
+        domain_form_) compares internal domains as written, and one fitted before 12 reads
+        bodies as they are, as when it was fitted, so a saved model's features do not change
+        under it. A space that strips embedded headers passes the messages as received too:
+        the forward and quoted-original markers are looked for in them."""
+        read = self._read(docs) if read is None else read
+        if self.__dict__.get("domain_form_") != "ascii":
+            return self.internal_domains_, self.central_, read, True
+        if read is docs:
             return self.internal_domains_, self.central_, docs
-        return self.internal_domains_, self.central_, docs, True
+        return self.internal_domains_, self.central_, read, False, docs
 
     def _dense_names(self) -> list[str]:
         """The dense columns this space was fitted on: DENSE_NAMES of the version that fitted it
@@ -539,13 +577,14 @@ class FeatureSpace:
     def _transform(self, docs: Sequence[DocFields]) -> sp.csr_matrix:
         w = self.options.weights
         blocks = []
+        read = self._read(docs)
         for name in TEXT_BLOCKS:
             vec = self.vectorizers_[name]
             if vec is None:
                 blocks.append(sp.csr_matrix((len(docs), 0), dtype=np.float32))
             else:
-                blocks.append(vec.transform([TEXT_OF[name](d) for d in docs]) * w[name])
-        blocks.append(self._dense_scaled(_dense_rows(self._rows_args(docs))))
+                blocks.append(vec.transform([TEXT_OF[name](d) for d in read]) * w[name])
+        blocks.append(self._dense_scaled(_dense_rows(self._rows_args(docs, read))))
         return sp.hstack(blocks, format="csr", dtype=np.float32)
 
 
@@ -717,8 +756,9 @@ def _dense_rows(args) -> np.ndarray:
     per-message reference it must equal."""
     internal_domains, central, docs = args[:3]
     as_text = len(args) > 3 and args[3]   # (a space fitted before FEATURE_VERSION 11: FeatureSpace._rows_args)
+    raw = args[4] if len(args) > 4 else None  # (docs as received, when docs are read without embedded headers)
     nm = len(META_NAMES)
-    mn = np.asarray(_meta_net_rows(docs, internal_domains, central, as_text), dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
+    mn = np.asarray(_meta_net_rows(docs, internal_domains, central, as_text, raw), dtype=np.float64).reshape(len(docs), nm + len(NET_NAMES))
     return np.hstack([mn[:, :nm], _pii_block(docs), mn[:, nm:], _cue_block(docs)])
 
 
@@ -749,10 +789,13 @@ def _header_token(value: str) -> str:
 
 
 def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
-                   central: dict[str, tuple[float, float, float, float]], as_text: bool = False) -> list[list[float]]:
+                   central: dict[str, tuple[float, float, float, float]], as_text: bool = False,
+                   raw: Optional[Sequence[DocFields]] = None) -> list[list[float]]:
     """Per message: the metadata columns (META_NAMES order) then the network columns (NET_NAMES
     order), built as lists (no dict per message) with whether an address is internal memoised
-    for the batch. :func:`metadata_features` and :func:`network_features` are views of this."""
+    for the batch. :func:`metadata_features` and :func:`network_features` are views of this.
+    ``raw``: the same messages as received when ``docs`` are read without embedded headers
+    (:meth:`FeatureSpace._read`): the forward and quoted-original markers are looked for there."""
     # (domains compared in the form mail headers carry, or as written for an older space)
     matches = _is_internal_as_text if as_text else is_internal
     if not as_text:
@@ -763,7 +806,7 @@ def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
     get_c = central.get
     i = _M
     rows = []
-    for doc in docs:
+    for k, doc in enumerate(docs):
         f = [0.0] * len(META_NAMES)
         when = None
         if doc.date:
@@ -805,7 +848,7 @@ def _meta_net_rows(docs: Sequence[DocFields], internal_domains: Sequence[str],
         f[i["has_attachments"]] = float(doc.n_attachments > 0)
         f[i["n_attachments"]] = log1p(doc.n_attachments)
         f[i["is_reply"]] = float(bool(doc.in_reply_to) or bool(_REPLY.match(doc.subject)))
-        head = doc.body[:20000]
+        head = (doc if raw is None else raw[k]).body[:20000]
         f[i["is_forward"]] = float(_is_forward(doc.subject, head))
         f[i["has_quoted_original"]] = float(_QUOTED_ORIGINAL.search(head) is not None)
         # Importance: high | normal | low; X-Priority: 1 (Highest) .. 5 (Lowest); Priority:

@@ -43,6 +43,15 @@ doubles training, and unchecked on personas with fewer sensitive messages). The 
 label only 80% of the time (66% by chance), and e.g. nine copies of "Confidential Information and
 Securities Trading" are labelled sensitive twice.
 
+Header blocks embedded in bodies (forward/reply separators, From/To/cc/Sent/Subject lines and
+their wrapped recipient lists, Lotus Notes sender lines, e-mail and Notes addresses: see
+``embedded_headers.py``) are stripped before the features read a body (FEATURE_VERSION 12).
+Through ``sasc classify cv`` on enron-categories-dev, Dana Whitfield, seeds 0-2, before -> after:
+"lr" F1 0.554 -> 0.573 optimising F1, F2 0.670 -> 0.690 optimising F2, AP 0.555 -> 0.574; "or" F1
+0.552 -> 0.577, F2 0.673 -> 0.690, AP 0.554 -> 0.572 (the research prototype, seeds 3-5: F1 0.562
+-> 0.576). The 3,000-message demo, seed 0, "lr" optimising F1: John Snibert F1 0.759 -> 0.752,
+AP 0.801 -> 0.803; Holly Palmer F1 0.776 -> 0.782, AP 0.844 -> 0.846 (noise either way).
+
 Speed (scoring and retraining aims): the character block is hashed n-grams counted with numpy
 (same features as sklearn's char_wb up to hash collisions at 2^22 buckets; nested CV on
 enron-categories-dev seed 0: "or" F1 0.549 / F2 0.660 vs 0.550 / 0.665 before, "lr" 0.549 / 0.646
