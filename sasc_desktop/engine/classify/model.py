@@ -52,6 +52,17 @@ Through ``sasc classify cv`` on enron-categories-dev, Dana Whitfield, seeds 0-2,
 -> 0.576). The 3,000-message demo, seed 0, "lr" optimising F1: John Snibert F1 0.759 -> 0.752,
 AP 0.801 -> 0.803; Holly Palmer F1 0.776 -> 0.782, AP 0.844 -> 0.846 (noise either way).
 
+A ninth session also tried, honest nested on seeds 0-2 against the same baseline (F1 0.554, F2
+0.670, AP 0.555), none adopted: VADER tone scores as features (F1 0.561, F2 0.659); thresholds
+from repeated inner CV, a smoothed F-curve or best inner F / (1 + beta^2) (F1 0.555-0.565); SGD
+(modified Huber, elastic net), passive-aggressive and ridge alone or blended with the LR by inner
+folds (F1 0.549-0.568, AP 0.527-0.555); gradient boosting and an MLP on 100 SVD dimensions plus
+the dense blocks (AP 0.49-0.51 alone); self-training and label spreading over the unlabelled test
+fold's text (F1 0.556, AP 0.551); pairwise ranking losses, and a p-norm push loss with q and the
+penalty chosen in the inner folds (AP +0.012, F1 0.557, F2 0.662). Choosing the threshold on each
+outer test fold itself (peeking) stops at F1 0.605 before the header stripping, 0.612 after: the
+ranking, not the threshold, is what F1 0.62 would need.
+
 Speed (scoring and retraining aims): the character block is hashed n-grams counted with numpy
 (same features as sklearn's char_wb up to hash collisions at 2^22 buckets; nested CV on
 enron-categories-dev seed 0: "or" F1 0.549 / F2 0.660 vs 0.550 / 0.665 before, "lr" 0.549 / 0.646
