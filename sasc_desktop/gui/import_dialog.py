@@ -17,12 +17,15 @@ from .widgets import plain_tip
 
 def import_summary(report: IngestReport) -> str:
     """One line for the status bar when an import ends: 'Import finished: 250 new messages,
-    3 skipped' (duplicates when there were some; what was kept when it was cancelled)."""
+    3 skipped' (with 'N already in the project' when some were: copies of mail stored before, by an
+    earlier import (an import resumed after a cancel meets again what it kept) or earlier in this
+    one; they were called 'duplicates', which read as copies inside the mailbox; what was kept when
+    it was cancelled)."""
     head = "Import cancelled" if report.cancelled else "Import finished"
     parts = [f"{report.ingested:,} new message{'' if report.ingested == 1 else 's'}"
              + (" kept" if report.cancelled else "")]
     if report.duplicates:
-        parts.append(f"{report.duplicates:,} duplicate{'' if report.duplicates == 1 else 's'}")
+        parts.append(f"{report.duplicates:,} already in the project")
     parts.append(f"{len(report.skipped):,} skipped")
     return f"{head}: {', '.join(parts)}"
 
@@ -202,7 +205,8 @@ class ImportDialog(QDialog):
         if not report.cancelled:
             self.progress.setValue(self.progress.maximum())
         head = "Import cancelled." if report.cancelled else "Import finished."
-        parts = [f"<b>{head}</b> {report.ingested:,} new messages, {report.duplicates:,} duplicates, "
+        parts = [f"<b>{head}</b> {report.ingested:,} new messages, {report.duplicates:,} already in the project "
+                 "(copies of mail imported before, or met twice), "
                  f"{len(report.skipped):,} skipped, in {report.seconds:.1f} s."]
         if report.cancelled:
             parts.append("What was imported before the cancel is kept and searchable; "

@@ -185,7 +185,7 @@ def test_the_status_bar_gives_the_summary_of_every_import(qtbot, window, project
     with qtbot.waitSignal(window.import_finished, timeout=60_000):
         dlg.start()
     wait_idle(qtbot, window)
-    assert window.message_label.text() == "Import finished: 0 new messages, 10 duplicates, 1 skipped"
+    assert window.message_label.text() == "Import finished: 0 new messages, 10 already in the project, 1 skipped"
 
 
 def test_import_summaries():
@@ -193,6 +193,6 @@ def test_import_summaries():
     assert import_summary(IngestReport(ingested=250, skipped=[object()] * 3)) == \
         "Import finished: 250 new messages, 3 skipped"
     assert import_summary(IngestReport(ingested=1, duplicates=1)) == \
-        "Import finished: 1 new message, 1 duplicate, 0 skipped"
+        "Import finished: 1 new message, 1 already in the project, 0 skipped"
     assert import_summary(IngestReport(cancelled=True, ingested=1200)) == \
         "Import cancelled: 1,200 new messages kept, 0 skipped"
