@@ -43,7 +43,6 @@ common would make it 1329, 281 and 303; the subject alone 1334, 295 and 284.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Iterable, Optional
 
 from .parse import addresses
@@ -57,6 +56,7 @@ CHECKED_THROUGH = "ingest.threads_checked_through_copy"
 # an earlier rule: its next import corrects it) or when this many new or rewritten messages are
 # more than half of the project's
 FULL_PASS_MIN = 2000
+INSERT_LOOKBACK = 50  # same-subject messages thread_at_insert looks at, nearest first
 _CHUNK = 500
 
 
@@ -103,10 +103,12 @@ def thread_at_insert(con, m) -> str:
     norm = subject_key(m.subject, root, m.timestamp)
     if norm:
         mine = None
+        # (a guess: rethread() after the import computes it exactly; looking further back would
+        # make an import of thousands of same-subject replies sharing nobody quadratic)
         for row in con.execute(
                 "SELECT thread_id, from_addr, reply_to, recipients, cc FROM messages "
-                "WHERE subject_norm = ? AND ts < ? AND ts >= ? ORDER BY ts DESC, message_id DESC, raw_sha256 DESC",
-                (norm, m.timestamp, m.timestamp - SUBJECT_WINDOW)):
+                "WHERE subject_norm = ? AND ts < ? AND ts >= ? ORDER BY ts DESC, message_id DESC, raw_sha256 DESC "
+                "LIMIT ?", (norm, m.timestamp, m.timestamp - SUBJECT_WINDOW, INSERT_LOOKBACK)):
             mine = mine or People(m.from_addr, m.reply_to, m.to, m.cc)
             if mine.related(People(row[1], row[2], row[3], row[4])):
                 return row[0]
@@ -247,28 +249,39 @@ def _subject_parents(con, by_subject: dict[str, list[int]], parent: dict, stored
                                        (norm,)).fetchall()
     for norm, members in groups.items():
         members.sort(key=lambda g: order_key(g[2], g[1], g[3]))
-        times = [g[2] for g in members]
-        where = {g[0]: n for n, g in enumerate(members)}
-        people: dict[int, People] = {}
-
-        def of(n: int) -> People:
-            p = people.get(n)
-            if p is None:
-                g = members[n]
-                p = people[n] = People(g[5], g[6], g[7], g[8])
-            return p
-        for i in by_subject[norm]:
-            n = where[i]
-            ts = times[n]
-            k = bisect_left(times, ts) - 1     # strictly earlier
-            while k >= 0 and ts - times[k] <= SUBJECT_WINDOW:
-                if of(n).related(of(k)):
+        wanted = set(by_subject[norm])
+        # One sweep in order: the latest earlier message naming each address among its senders,
+        # and among everyone on it. A message's nearest related earlier one is the later of its
+        # senders' latest "everyone" entries and its people's latest "sender" entries (an earlier
+        # pairwise scan went back message by message: quadratic for thousands of same-subject
+        # replies that share nobody). Messages of one timestamp are entered after all of them
+        # are looked up: a parent is strictly earlier.
+        last_everyone: dict[str, int] = {}
+        last_sender: dict[str, int] = {}
+        start = 0
+        while start < len(members):
+            ts = members[start][2]
+            end = start
+            while end < len(members) and members[end][2] == ts:
+                end += 1
+            batch = [(n, People(members[n][5], members[n][6], members[n][7], members[n][8])) for n in range(start, end)]
+            for n, mine in batch:
+                i = members[n][0]
+                if i not in wanted:
+                    continue
+                k = max([last_everyone.get(a, -1) for a in mine.senders]
+                        + [last_sender.get(a, -1) for a in mine.everyone] + [-1])
+                if k >= 0 and ts - members[k][2] <= SUBJECT_WINDOW:
                     g = members[k]
                     stored.setdefault(g[0], g[4])
                     msgid.setdefault(g[0], g[1])
                     parent[i] = ("doc", g[0])
-                    break
-                k -= 1
+            for n, mine in batch:
+                for a in mine.everyone:
+                    last_everyone[a] = n
+                for a in mine.senders:
+                    last_sender[a] = n
+            start = end
 
 
 def _resolve(in_scope: set, parent: dict, stored: dict, msgid: dict) -> dict[int, str]:

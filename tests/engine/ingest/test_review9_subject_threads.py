@@ -367,3 +367,27 @@ def test_enron_imported_folder_by_folder_backwards_is_the_oracles_threads(shared
             assert rethread(con, full=True) == 0
     finally:
         s.close()
+
+
+def test_many_same_subject_replies_sharing_nobody_are_each_their_own_thread(tmp_path):
+    """A list's 'Re: weekly status' from 2,000 members who share no address with each other (no
+    Reply-To): every message is its own thread, and the one that shares a person with an earlier
+    one joins it. (The insert-time guess and rethread() went back message by message through all
+    of them, quadratic: 3,000 such messages took 19.8 s to import, against 1.9 s before subject
+    threading; the sweep by address takes 2.4 s; no timing is asserted here.)"""
+    import email.utils
+    lines = []
+    for i in range(2000):
+        lines.append(f"From s{i}@x.org Mon Jan  1 00:00:00 2001\nFrom: M {i} <m{i}@x.org>\nTo: list@lists.x.org\n"
+                     f"Subject: Re: weekly status\nDate: {email.utils.formatdate(1600000000 + i * 300)}\n"
+                     f"Message-ID: <id{i}@x.org>\n\nbody {i}\n\n")
+    lines.append("From s@x.org Mon Jan  1 00:00:00 2001\nFrom: M 1999 <m1999@x.org>\nTo: m7@x.org\n"
+                 f"Subject: Re: weekly status\nDate: {email.utils.formatdate(1600000000 + 2000 * 300)}\n"
+                 "Message-ID: <last@x.org>\n\nagain\n\n")
+    (tmp_path / "list.mbox").write_text("".join(lines))
+    with Session.create(tmp_path / "p") as s:
+        s.ingest([tmp_path / "list.mbox"], workers=0)
+        threads = dict(s.store.con.execute("SELECT message_id, thread_id FROM messages"))
+    assert len(threads) == 2001
+    assert threads.pop("last@x.org") == "id1999@x.org"          # m1999 is its sender, and was 1999's
+    assert threads == {f"id{i}@x.org": f"id{i}@x.org" for i in range(2000)}
