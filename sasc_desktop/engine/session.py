@@ -26,6 +26,7 @@ from .project import Store, init_project, open_project_paths
 from .project.store import ProjectBusyError
 from .project.layout import make_project_folders
 from .project.layout import ProjectPaths
+from .project.modelfile import unwritable_reason
 from .records import IngestReport, SearchHit, SearchResult
 from .sorting import sender_sort_key, text_sort_key
 
@@ -249,10 +250,8 @@ def _require_index_writable(folder: Path, what_failed: str = "", message=None) -
     ``message(why, fix)``. Worded as a read-only models folder is (modelfile.unwritable_reason)."""
     error = index_write_problem(folder)
     if error is not None:
-        exc = IndexUnwritableError(folder, error, what_failed)
-        if message is not None:
-            exc = IndexUnwritableError(folder, error, message=message(exc.why, exc.fix))
-        raise exc
+        said = message(*unwritable_reason(Path(folder), error)) if message is not None else None
+        raise IndexUnwritableError(folder, error, what_failed, message=said)
 
 
 def _indexed_messages(store: Store) -> int:

@@ -468,7 +468,7 @@ class Importer:
                 return row["id"], "replaced", row["doc_id"], row["thread_id"]
             return None
         doc_id = new_doc_id(m, taken=bool(existing))
-        thread_id = _thread_of(con, m)
+        thread_id = thread_at_insert(con, m)  # (fix_threads corrects it when later mail changes it)
         cur = con.execute(
             "INSERT INTO messages(doc_id, message_id, synthetic_id, date, ts, sender, from_addr, recipients, cc, bcc, "
             "reply_to, subject, subject_norm, in_reply_to, refs, thread_id, folder, importance, priority, "
@@ -669,12 +669,6 @@ def new_doc_id(m, taken: bool) -> str:
 
 def _same_subject(a: str, b: str) -> bool:
     return " ".join((a or "").split()) == " ".join((b or "").split())
-
-
-def _thread_of(con, m: Message) -> str:
-    """The thread of ``m`` by what is stored now (:func:`.threading_rules.thread_at_insert`);
-    :func:`fix_threads` corrects it after the import when mail that came later changes it."""
-    return thread_at_insert(con, m)
 
 
 def index_row(con, row_id: int) -> dict:

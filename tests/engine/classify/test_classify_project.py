@@ -17,10 +17,7 @@ from sasc_desktop.engine.project import judgments as J
 from sasc_desktop.engine.errors import Cancelled, ProjectError, SascError
 from sasc_desktop.engine.session import Session
 
-SENSITIVE = ["privileged attorney advice on the lawsuit", "my divorce and family trouble", "he is an idiot, so angry",
-             "confidential settlement terms", "salary and termination of Bob"]
-PLAIN = ["lunch menu for friday", "quarterly gas volumes report", "meeting room booking", "pipeline capacity update",
-         "conference travel schedule"]
+from judged_mail import PLAIN, SENSITIVE
 
 
 def _mail_folder(tmp_path, n=60):
