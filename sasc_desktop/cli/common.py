@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine import session as _session
 from ..engine.procpool import DEFER_SECONDS
-from .text import one_line, safe_text  # noqa: F401  (re-exported for the command modules)
+from .text import cell, one_line, safe_text, stream_is_utf8  # noqa: F401  (re-exported for the command modules)
 
 
 def print_note(note: str) -> None:
@@ -37,15 +37,6 @@ def _clean(obj: Any) -> Any:
         return _clean(obj.item())
     return obj
 
-
-def stream_is_utf8(stream=None) -> bool:
-    """Whether ``stream`` (stdout) encodes text as UTF-8 (any spelling of it)."""
-    import codecs
-    encoding = getattr(stream or sys.stdout, "encoding", None) or "ascii"
-    try:
-        return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
-    except LookupError:
-        return False
 
 
 def print_json(obj: Any) -> None:

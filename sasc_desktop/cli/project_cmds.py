@@ -8,7 +8,7 @@ from pathlib import Path
 from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
-from .common import TextProgressBar, interrupt_once, one_line, print_json, print_note, safe_text
+from .common import TextProgressBar, cell, interrupt_once, one_line, print_json, print_note, safe_text
 
 
 QUERY_SYNTAX = """\
@@ -190,8 +190,8 @@ def cmd_search(args) -> int:
     print(f"{result.total} hits ({result.ms:.1f} ms)")
     for h in result.hits:
         # (the sender's text: its control characters escaped, so one hit stays one line)
-        print(f"{h.rank:>4}  {h.score:7.3f}  {one_line(h.date)[:10]:10}  {one_line(h.sender)[:28]:28}  "
-              f"{one_line(h.subject)[:60]}")
+        print(f"{h.rank:>4}  {h.score:7.3f}  {cell(h.date, 10)}  {cell(h.sender, 28)}  "
+              f"{cell(h.subject, 60).rstrip()}")
     return 0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..engine.errors import InputError
 from ..engine.progress import Progress
 from ..engine.session import Session
-from .common import TextProgressBar, one_line, print_json
+from .common import TextProgressBar, cell, one_line, print_json
 
 
 def _int_at_least(low: int, why: str = ""):
@@ -163,12 +163,12 @@ def cmd_protected_search(args) -> int:
               f"(the query matches {result['matches']})")
     for h in result["hits"]:
         # (the sender's text: its control characters escaped, so one hit stays one line)
-        print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {one_line(h['date'])[:10]:10}  "
-              f"{one_line(h['sender'])[:26]:26}  {one_line(h['subject'])[:56]}")
+        print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {cell(h['date'], 10)}  "
+              f"{cell(h['sender'], 26)}  {cell(h['subject'], 56).rstrip()}")
     if result["held_back"]:
         print("held back (uncertain):")
         for h in result["held_back"]:
-            print(f"      p={h['p_sensitive']:.2f}  {one_line(h['doc_id'])}  {one_line(h['subject'])[:60]}")
+            print(f"      p={h['p_sensitive']:.2f}  {one_line(h['doc_id'])}  {cell(h['subject'], 60).rstrip()}")
     return 0
 
 

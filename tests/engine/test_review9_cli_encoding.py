@@ -59,7 +59,9 @@ def test_plain_output_escapes_what_the_encoding_lacks(project, env, codec):
     out = _sasc(env, "search", str(project), "from:opentext.com").decode(codec)
     hit = out.splitlines()[1]
     shown = lambda text: text.encode(codec, "backslashreplace").decode(codec)  # noqa: E731
-    assert hit.endswith(shown(f"  {SENDER[:28]:28}  {SUBJECT}"))   # (cut and padded, then escaped)
+    # Escaped first, then cut to the column's 28: the next column starts where it does for any
+    # other sender (cut first, the stream's escapes widened the column to 44).
+    assert hit.endswith("  \\u4f0a\\u6771\\u3000\\u4ec1 <hi  " + shown(SUBJECT))
     assert "\\u65e5\\u672c\\u8a9e" in hit                               # 日本語
     assert ("Zoë" if codec == "cp1252" else "Zo\\xeb") in hit             # (cp1252 has ë)
     body = _sasc(env, "show", str(project), "jp1@opentext.com").decode(codec)
@@ -82,3 +84,12 @@ def test_json_output_is_ascii_json_when_stdout_is_not_utf8(project):
             got = json.loads(out.decode("ascii"))
             got.pop("ms", None)
             assert got == expected
+
+
+def test_plain_columns_are_cut_by_display_width_on_utf8(project):
+    """Each of the four CJK characters takes two terminal columns: with the 20 of the address
+    the sender fills its 28 exactly (cut and padded by characters it took 32, and the subject
+    column started four columns late)."""
+    hit = _sasc(UTF8, "search", str(project), "from:opentext.com").decode("utf-8").splitlines()[1]
+    assert hit.endswith(f"  {SENDER}  {SUBJECT}")
+    assert len(SENDER) == 24
