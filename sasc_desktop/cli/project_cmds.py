@@ -108,7 +108,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
 
-    p = sub.add_parser("reindex", help="rebuild the search index from the project store")
+    p = sub.add_parser("reindex", help="rebuild the search index from the project store (threads recomputed too)")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help='print {"reindexed": N}')
     p.set_defaults(func=cmd_reindex)

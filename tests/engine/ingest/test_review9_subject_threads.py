@@ -179,6 +179,23 @@ def test_a_project_threaded_by_the_old_rule_is_corrected_by_its_next_import(tmp_
         s.close()
 
 
+def test_a_project_threaded_by_the_old_rule_is_corrected_by_reindex(tmp_path):
+    s = ingest_files(tmp_path, [[
+        mail("one@a.example", "Re: school forms", "arjun@a.example", "priya@a.example", 0),
+        mail("two@b.example", "Re: school forms", "tom@b.example", "kelly@b.example", 560 * DAY)]])
+    try:
+        with s.store.transaction() as con:   # as the old rule left it (and no mark)
+            con.execute("UPDATE messages SET thread_id = 'one@a.example'")
+            con.execute("DELETE FROM meta WHERE key = ?", (CHECKED_THROUGH,))
+        s.reindex()
+        assert threads_of(s) == {"one@a.example": "one@a.example", "two@b.example": "two@b.example"}
+        assert s.search("thread:two@b.example").total == 1
+        assert s.search("thread:one@a.example").total == 1
+        assert s.store.con.execute("SELECT value FROM meta WHERE key = ?", (CHECKED_THROUGH,)).fetchone() is not None
+    finally:
+        s.close()
+
+
 # -- the oracle -------------------------------------------------------------------------
 
 # subject -> (a reply or forward, normalised subject), by hand
