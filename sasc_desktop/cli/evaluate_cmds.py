@@ -7,7 +7,7 @@ from ..engine.evaluate import (Judgments, evaluate_runs, format_report, load_run
                                personas, read_qrels, read_sensitivity)
 from ..engine.evaluate.report import unique_tags
 from ..engine.errors import SascError
-from .common import print_json, print_note
+from .common import one_line, print_json, print_note
 
 # Measures that read the sensitivity judgments: a cost (CS-DCG family, O-CS-DCG), a penalty M
 # (TERN, SENS) or a forbidden document's label (nDCG_min, nDCG_f), and the filtering figures
@@ -63,9 +63,28 @@ def run_evaluate(args: argparse.Namespace) -> int:
     judgments = Judgments.from_records(qrels, sens, args.persona)
     loaded = [load_run(path) for path in args.run]
     tags = unique_tags([tag for tag, _ in loaded], args.run)
+    _note_unjudged_topics(judgments.topics, tags, [ranked for _, ranked in loaded], args.run)
     report = evaluate_runs({tag: ranked for tag, (_, ranked) in zip(tags, loaded)}, judgments, measures)
     if args.json:
         print_json(report.to_json())
     else:
         print(format_report(report))
     return 0
+
+
+def _note_unjudged_topics(judged, tags, runs, paths) -> None:
+    """A note for a run whose topic ids the judgments do not know: its lists are not scored (a
+    judged topic it lacks scores as an empty list), so ids that match no judged topic at all
+    (``T1`` against ``1``) would otherwise pass as a run that found nothing."""
+    judged = set(judged)
+    for tag, ranked, path in zip(tags, runs, paths):
+        unknown = [t for t in ranked if t not in judged]
+        if not unknown:
+            continue
+        shown = ", ".join(one_line(t) for t in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+        if len(unknown) == len(ranked):
+            print_note(f"run {one_line(tag)} ({one_line(path)}) shares no topic with the judgments (its topics: "
+                       f"{shown}): every judged topic scores as an empty list; are the topic ids the same?")
+        else:
+            print_note(f"run {one_line(tag)} ({one_line(path)}): {len(unknown)} of its {len(ranked)} topics have no "
+                       f"judgments and are not scored: {shown}")

@@ -496,7 +496,9 @@ def run_experiment(session, persona: str, rankers: Sequence[str] = ("bm25", "ca"
                                   "mean_a": pt.mean_a, "mean_b": pt.mean_b, "mean_diff": pt.mean_diff,
                                   "t_p": pt.t_p, "wilcoxon_p": pt.wilcoxon_p, "sign_p": pt.sign_p,
                                   "wins": pt.wins, "losses": pt.losses,
-                                  "significant": pt.t_p < 0.05})
+                                  # (each test marked on its own: one column for the t-test only
+                                  # read as "not significant" where Wilcoxon said p = 0.038)
+                                  **{f"{k}_significant": v for k, v in pt.significant().items()}})
     return {
         "persona": persona, "classifier": classifier, "classifier_crossfit": crossfit if classifier == "learned" else 0,
         "objective": obj.name, "relevance_objective": rel_objective,

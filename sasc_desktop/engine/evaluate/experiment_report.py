@@ -62,6 +62,7 @@ def cutoff_figure(result: dict):
     number of documents shown, one line per approach (a gap where no topic is defined)."""
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.ticker import MaxNLocator
 
     rankers, m0 = result["rankers"], result["measures"][0]
     fig, axes = plt.subplots(1, len(rankers), figsize=(min(20, max(8, 4.6 * len(rankers))), 4.8), sharey=True,
@@ -72,11 +73,46 @@ def cutoff_figure(result: dict):
                 ys = [np.nan if v is None else v for v in c["values"]]   # None: no topic defined at that cutoff
                 ax.plot(range(len(ys)), ys, marker=".", label=c["approach"])
         ax.set_xlabel("cutoff (documents shown)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # (no "1.5 documents shown")
         ax.set_title(rk)
         if ax.lines:
             ax.legend(fontsize=8)
     axes[0][0].set_ylabel(f"mean {m0}")
     fig.suptitle(f"Score against cutoff: {result['persona']}")
+    return fig
+
+
+def approaches_figure(result: dict):
+    """approaches.png's figure: the first measure's mean per approach, a bar per ranker with its
+    95% confidence interval; an undefined mean (no topic defined) has no bar but a label."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    m0 = result["measures"][0]
+    rankers, approaches = result["rankers"], result["approaches"]
+    by = {(r["ranker"], r["approach"], r["measure"]): r for r in result["results"]}
+    fig, ax = plt.subplots(figsize=(min(14, max(8, 0.9 * len(approaches))), 6))
+    width = 0.8 / max(1, len(rankers))
+    x = np.arange(len(approaches))
+    for i, rk in enumerate(rankers):
+        rows = [by[(rk, a, m0)] for a in approaches]
+        # An undefined mean (no topic defined) gets no bar and says so: a 0 bar would read as a
+        # real score of 0 (e.g. "shows no sensitive mail" for an F-docs nobody could compute).
+        means = [np.nan if r["mean"] is None else r["mean"] for r in rows]
+        err = [[r["mean"] - r["ci"][0] if r["mean"] is not None and r["ci"] else 0 for r in rows],
+               [r["ci"][1] - r["mean"] if r["mean"] is not None and r["ci"] else 0 for r in rows]]
+        xs = x + (i - (len(rankers) - 1) / 2) * width
+        ax.bar(xs, means, width, yerr=err, capsize=3, label=rk)
+        for xi, r in zip(xs, rows):
+            if r["mean"] is None:
+                ax.text(xi, 0, f"undefined\n(0 of {r['n_topics'] + r['undefined_topics']} topics)", ha="center",
+                        va="bottom", rotation=90, fontsize=7, color="dimgrey")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xticks(x)
+    ax.set_xticklabels(approaches, rotation=30, ha="right")
+    ax.set_ylabel(f"mean {m0} (95% CI)")
+    ax.set_title(f"Search and protect: {result['persona']}, classifier {result['classifier']}")
+    ax.legend(title="ranker")
     return fig
 
 
@@ -94,7 +130,6 @@ def _write_report(result: dict, out_dir) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -115,32 +150,14 @@ def _write_report(result: dict, out_dir) -> list[str]:
     with open(out / "tests.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         cols = ["ranker", "measure", "a", "b", "n", "mean_a", "mean_b", "mean_diff", "t_p", "wilcoxon_p", "sign_p",
-                "wins", "losses", "significant"]
+                "wins", "losses", "t_significant", "wilcoxon_significant", "sign_significant"]
         w.writerow(cols)
         for t in result["tests"]:
             w.writerow([t[c] for c in cols])
     files += ["results.csv", "per_topic.csv", "tests.csv"]
 
-    m0 = result["measures"][0]
+    files.append(_save(approaches_figure(result), out, "approaches.png"))
     rankers, approaches = result["rankers"], result["approaches"]
-    by = {(r["ranker"], r["approach"], r["measure"]): r for r in result["results"]}
-    # 1. approach x ranker bars with 95% confidence intervals
-    fig, ax = plt.subplots(figsize=(min(14, max(8, 0.9 * len(approaches))), 6))
-    width = 0.8 / max(1, len(rankers))
-    x = np.arange(len(approaches))
-    for i, rk in enumerate(rankers):
-        means = [by[(rk, a, m0)]["mean"] or 0 for a in approaches]
-        err = [[(by[(rk, a, m0)]["mean"] or 0) - (by[(rk, a, m0)]["ci"] or [0, 0])[0] if by[(rk, a, m0)]["ci"] else 0
-                for a in approaches],
-               [(by[(rk, a, m0)]["ci"] or [0, 0])[1] - (by[(rk, a, m0)]["mean"] or 0) if by[(rk, a, m0)]["ci"] else 0
-                for a in approaches]]
-        ax.bar(x + (i - (len(rankers) - 1) / 2) * width, means, width, yerr=err, capsize=3, label=rk)
-    ax.set_xticks(x)
-    ax.set_xticklabels(approaches, rotation=30, ha="right")
-    ax.set_ylabel(f"mean {m0} (95% CI)")
-    ax.set_title(f"Search and protect: {result['persona']}, classifier {result['classifier']}")
-    ax.legend(title="ranker")
-    files.append(_save(fig, out, "approaches.png"))
 
     # 2. per-topic CS-DCG sorted best to worst: every approach run, one panel per ranker
     cs, series = per_topic_series(result)

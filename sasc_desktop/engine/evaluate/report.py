@@ -45,7 +45,7 @@ class Report:
         return {
             "runs": {tag: {m: {"mean": r.mean, "per_topic": dict(r.per_topic), "undefined_topics": r.undefined_topics}
                            for m, r in res.items()} for tag, res in self.runs.items()},
-            "tests": [{"a": t.a, "b": t.b, "measure": t.measure, "t_p": t.t_p, "wilcoxon_p": t.wilcoxon_p,
+            "tests": [{"a": t.a, "b": t.b, "measure": t.measure, "n": t.n, "t_p": t.t_p, "wilcoxon_p": t.wilcoxon_p,
                        "sign_p": t.sign_p} for t in self.tests],
         }
 

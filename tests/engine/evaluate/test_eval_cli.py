@@ -43,8 +43,9 @@ def test_json_output(files, capsys):
     assert [(t["a"], t["b"], t["measure"]) for t in out["tests"]] == [("good", "bad", "TERN@2(M=1)"),
                                                                      ("good", "bad", "nCS-DCG_f@2(cost=2)")]
     for t in out["tests"]:
-        assert set(t) == {"a", "b", "measure", "t_p", "wilcoxon_p", "sign_p"}
+        assert set(t) == {"a", "b", "measure", "n", "t_p", "wilcoxon_p", "sign_p"}
         assert all(0.0 <= t[p] <= 1.0 for p in ("t_p", "wilcoxon_p", "sign_p"))
+    assert [t["n"] for t in out["tests"]] == [3, 2]   # (nCS-DCG_f is undefined on topic 3)
 
 
 def test_table_output_marks_significance(tmp_path, capsys):
