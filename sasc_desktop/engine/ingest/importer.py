@@ -40,7 +40,7 @@ from ..project.store import ProjectBusyError
 from ..records import IngestReport, Message, SkippedMessage
 from .parse import (MalformedMessage, addresses, copy_folder, message_bytes, parse_message, raw_digest,
                     synthetic_message_id)
-from .sources import PROJECT_INTERNALS, RawItem, checked_source_kind, count_messages, iter_source
+from .sources import PROJECT_INTERNALS, RawItem, checked_source_kind, count_messages, iter_source, path_text
 from .text import normalise_subject
 from .threading_rules import rethread, thread_at_insert
 
@@ -261,14 +261,15 @@ class Importer:
     # --------------------------------------------------------------------------------
     def _register_source(self, path: Path, kind: str) -> int:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        where = path_text(path)  # (a name that is not valid UTF-8: escaped, as its messages' locations)
         # Every write of an import is a store transaction: a project another program keeps
         # locked past the busy timeout is the store's ProjectBusyError, never SQLite's raw
         # "database is locked".
         with self.store.transaction() as con:
             con.execute("INSERT INTO sources(path, kind, first_added, last_run, status) VALUES (?, ?, ?, ?, 'running') "
                         "ON CONFLICT(path) DO UPDATE SET last_run = excluded.last_run, status = 'running'",
-                        (str(path), kind, now, now))
-            return con.execute("SELECT id FROM sources WHERE path = ?", (str(path),)).fetchone()[0]
+                        (where, kind, now, now))
+            return con.execute("SELECT id FROM sources WHERE path = ?", (where,)).fetchone()[0]
 
     def _finish_source(self, current: tuple[int, tuple], status: str, report: IngestReport,
                        error: Optional[BaseException] = None) -> None:
@@ -370,7 +371,9 @@ class Importer:
 
     def _store_batch(self, job: _Job, source_id: int, report: IngestReport, writer) -> list[int]:
         results = job.wait()
-        report.duplicates += job.known
+        # Counted into the report once the batch's transaction has committed: a batch that
+        # fails is not reported as stored (the source's saved report says what is in the project).
+        ingested, duplicates = 0, job.known
         skipped = list(job.unreadable)
         to_index: list[tuple[int, str, str, Message, dict, bool]] = []
         order: dict[int, int] = {}
@@ -383,14 +386,14 @@ class Importer:
                 message, (analysed, edges), zraw = result
                 outcome = self._store_message(con, message, source_id, zraw, edges)
                 if outcome is None:
-                    report.duplicates += 1
+                    duplicates += 1
                     continue
                 row_id, status, doc_id, thread_id = outcome
                 replace = status == "replaced"
                 if replace:
-                    report.duplicates += 1
+                    duplicates += 1
                 else:
-                    report.ingested += 1
+                    ingested += 1
                 entry = (row_id, doc_id, thread_id, message, analysed, replace)
                 if replace and row_id in order:      # its first copy is in this batch: not written yet
                     to_index[order[row_id]] = entry[:5] + (False,)
@@ -404,7 +407,7 @@ class Importer:
             for location, folder, digest in job.repeats:
                 reason = self._fate.get(digest)
                 if reason is None:
-                    report.duplicates += 1
+                    duplicates += 1
                     if folder is None:  # its twin in the same mailbox is recorded
                         continue
                     row_id = self._store_same_bytes(con, location, folder, digest, source_id)
@@ -421,6 +424,8 @@ class Importer:
                 con.executemany("INSERT INTO skipped(source_id, location, reason) VALUES (?, ?, ?) "
                                 "ON CONFLICT(location) DO UPDATE SET reason = excluded.reason",
                                 [(source_id, s.source, s.reason) for s in skipped])
+        report.ingested += ingested
+        report.duplicates += duplicates
         report.skipped.extend(skipped)
         for row_id, doc_id, thread_id, m, analysed, replace in to_index:
             fields = document_fields({"doc_id": doc_id, "id": row_id, "thread_id": thread_id,

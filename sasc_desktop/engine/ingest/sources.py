@@ -73,12 +73,37 @@ def internal_reason(path: Path, root: Path) -> str:
     return f"part of the SASC project at {root} ({PROJECT_INTERNALS[path.name]}); not mail"
 
 
+def path_text(path) -> str:
+    """A path (or a name, or a location made of one) as text that can be stored and shown: as
+    it is when it is valid Unicode. A file or folder name whose bytes are not valid UTF-8
+    (a Latin-1 'r\xe9sum\xe9.eml' written by an old system) comes from os.walk with those
+    bytes as lone surrogates, which SQLite (and UTF-8) cannot hold: each such byte is written
+    as an escape, 'r\\xe9sum\\xe9.eml'. The same name always gives the same text (a re-import
+    finds its copies again). Only what is stored and shown is so: files are read through their
+    real path."""
+    text = os.fspath(path)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return os.fsencode(text).decode("utf-8", "backslashreplace")
+
+
 @dataclass(frozen=True)
 class RawItem:
-    location: str   # path, plus "#N" (1-based) for the N-th message of an mbox
+    location: str   # path, plus "#N" (1-based) for the N-th message of an mbox (text: :func:`path_text`)
     folder: str     # the folder the message came from (relative to the source), for dedup and display
     data: bytes | None  # None when the item could not be read (error says why)
     error: str = ""
+
+    def __post_init__(self):
+        # Names that are not valid UTF-8 (surrogate escapes from os.walk) as storable text.
+        for name in ("location", "folder", "error"):
+            value = getattr(self, name)
+            if not value.isascii():
+                object.__setattr__(self, name, path_text(value))
 
 
 def source_kind(path: Path) -> str:
