@@ -19,6 +19,7 @@ import dataclasses
 import json
 import os
 import re
+import sqlite3
 import sys
 import time
 import zlib
@@ -384,7 +385,19 @@ class Importer:
                     self._fate[digest] = result.reason
                     continue
                 message, (analysed, edges), zraw = result
-                outcome = self._store_message(con, message, source_id, zraw, edges)
+                # Each message in a savepoint: one that cannot be stored (a value SQLite refuses)
+                # is skipped with the reason, not the end of its batch and of the import.
+                con.execute("SAVEPOINT message")
+                try:
+                    outcome = self._store_message(con, message, source_id, zraw, edges)
+                except _VALUE_ERRORS as exc:  # (not the database's: busy, full, I/O end the batch as before)
+                    con.execute("ROLLBACK TO message")
+                    con.execute("RELEASE message")
+                    reason = f"could not be stored ({exc.__class__.__name__}: {exc})"
+                    skipped.append(SkippedMessage(location, reason))
+                    self._fate[digest] = reason
+                    continue
+                con.execute("RELEASE message")
                 if outcome is None:
                     duplicates += 1
                     continue
@@ -618,6 +631,11 @@ def _drop(writer) -> None:
         writer.cancel()
     except Exception:  # closed by a commit that failed, or left unusable
         pass
+
+
+# What storing one message's values can raise: text that is no valid Unicode (UnicodeEncodeError,
+# a ValueError), a value SQLite refuses (too big: DataError) or a constraint it breaks.
+_VALUE_ERRORS = (ValueError, sqlite3.DataError, sqlite3.IntegrityError, sqlite3.InterfaceError)
 
 
 def _count_edges(con, sender: str, recipients: list[str], kind: str) -> None:

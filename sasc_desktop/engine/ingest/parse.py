@@ -15,7 +15,7 @@ from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datet
 
 from ..records import Attachment, Message
 from .text import (decode_bytes, decode_header_value, html_to_text_checked, read_undeclared, safe_filename,
-                   unique_names)
+                   surrogates_note, unique_names, without_surrogates)
 
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+[ \t]*:")
 _MSGID = re.compile(r"<([^<>\s]+)>")
@@ -156,6 +156,8 @@ def _address_header(msg: EmailMessage, name: str, notes: list[str], fallback: st
         raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
     if not isinstance(raw, str) or "=?" not in raw:
         return text
+    if not raw.isascii():  # (its raw 8-bit bytes, surrogate escapes, read as the decoded value reads them)
+        raw = _eight_bit(raw, fallback)[0]
     pairs = getaddresses([_unfold_raw(raw)])
     if [a for _, a in pairs] == [a for _, a in getaddresses([text])]:
         return text
@@ -256,12 +258,19 @@ def _mime_view(part: EmailMessage, fallback: str | None = None) -> tuple[EmailMe
     return view, used
 
 
-def _filename(part: EmailMessage, fallback: str | None = None) -> str:
+def _filename(part: EmailMessage, fallback: str | None = None, notes: list[str] | None = None) -> str:
     """The file name a part gives itself (Content-Disposition filename, else Content-Type name),
-    RFC 2231 values collapsed, raw 8-bit bytes decoded (:func:`_mime_view`)."""
+    RFC 2231 values collapsed, raw 8-bit bytes decoded (:func:`_mime_view`). A lone surrogate
+    the RFC 2231 decoding made (filename*=utf-7''%2B2D0-.pdf) is replaced by U+FFFD, with a
+    note in ``notes`` when given."""
     view, _ = _mime_view(part, fallback)
     name = view.get_filename() or view.get_param("name")
-    return collapse_rfc2231_value(name).strip() if name else ""
+    if not name:
+        return ""
+    name, n = without_surrogates(collapse_rfc2231_value(name).strip())
+    if n and notes is not None:
+        notes.append(f"attachment name: {surrogates_note(n)}")
+    return name
 
 
 def _is_attachment(part: EmailMessage) -> bool:
@@ -313,7 +322,7 @@ class _Walker:
         return children[-1]
 
     def _attachment(self, part: EmailMessage) -> None:
-        original, name_notes = decode_header_value(_filename(part, self.fallback))
+        original, name_notes = decode_header_value(_filename(part, self.fallback, self.notes))
         self.notes.extend(f"attachment name {n}" for n in name_notes)
         codec = _mime_view(part, self.fallback)[1]
         if codec and not original.isascii():
@@ -361,7 +370,7 @@ class _Walker:
             text = text + ("\n\n" + extra if extra else "")
             self.attachments.extend(a for a in sub.attachments if not a.text or a.is_message)
         subject = decode_header_value(inner.get("Subject"))[0] or "forwarded message"
-        original = _filename(part) or f"{subject}.eml"
+        original = _filename(part, notes=self.notes) or f"{subject}.eml"
         self.attachments.append(Attachment(
             name=safe_filename(original, fallback="forwarded-message.eml"), mime_type="message/rfc822",
             size=len(raw), sha256=hashlib.sha256(raw).hexdigest(), text=text,

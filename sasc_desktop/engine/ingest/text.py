@@ -33,7 +33,35 @@ def _codec(name: str | None) -> str | None:
         return None
 
 
+# A surrogate code point is no character: UTF-8 (and so SQLite) cannot hold one. Python's
+# UTF-7 decoder makes one of half a UTF-16 pair ('+2D0-' -> '\ud83d'), as the unicode-escape
+# codecs do of '\\ud83d'; the stdlib's RFC 2231 decoding of 'utf-7' file names too.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(text: str) -> tuple[str, int]:
+    """``text`` with every surrogate code point (half a UTF-16 pair, no character on its own)
+    replaced by U+FFFD, and how many were."""
+    if text.isascii():
+        return text, 0
+    return _SURROGATE.subn("\ufffd", text)
+
+
+def surrogates_note(n: int) -> str:
+    return f"{n} lone surrogate(s) (half a UTF-16 pair, no character) replaced by U+FFFD"
+
+
 def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str | None]:
+    """:func:`decode_charset`, with any lone surrogate its codec made (UTF-7's '+2D0-')
+    replaced by U+FFFD and said so in the note."""
+    text, note = decode_charset(data, declared)
+    text, n = without_surrogates(text)
+    if n:
+        note = (note + "; " if note else "") + surrogates_note(n)
+    return text, note
+
+
+def decode_charset(data: bytes, declared: str | None) -> tuple[str, str | None]:
     """Decode ``data`` as mail clients do. Pure ASCII is ASCII. A declared single-byte charset
     whose bytes are in fact valid UTF-8 is UTF-8 (the commonest lie); otherwise the declared
     charset (or its usual superset), then UTF-8, then cp1252; bytes that fit none are replaced.
@@ -99,7 +127,7 @@ def read_undeclared(data: bytes, fallback: str | None = None) -> tuple[str, str 
     codec = _codec(_SUPERSETS.get(name, name))
     if codec and codec not in ("utf-8", "cp1252") and not _is_seven_bit(codec):
         try:
-            text = data.decode(codec)
+            text = without_surrogates(data.decode(codec))[0]
             if not _C1.search(text):  # (C1 controls: the bytes are not in that charset)
                 return text, codec
         except UnicodeDecodeError:
@@ -150,7 +178,10 @@ def decode_header_value(value, fallback: str | None = None) -> tuple[str, list[s
         if note:
             notes.append(f"header: {note}")
         out.append(text)
-    return _unfold("".join(out)), notes
+    text, n = without_surrogates(_unfold("".join(out)))  # (decoded parts have none: what was not decoded)
+    if n:
+        notes.append(f"header: {surrogates_note(n)}")
+    return text, notes
 
 
 def _unfold(text: str) -> str:
