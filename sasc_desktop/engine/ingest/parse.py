@@ -121,14 +121,26 @@ def synthetic_message_id(raw: bytes) -> str:
     return f"sasc-{content_digest(raw)[:24]}"
 
 
+_BLANK_LINE = re.compile(rb"\n\r?\n")
+BINARY = "binary data, not an email message (NUL bytes in the header area)"
+
+
 def _check_looks_like_mail(raw: bytes) -> None:
     if not raw.strip():
         raise MalformedMessage("empty message")
-    if b"\x00" in raw[:4096]:
-        raise MalformedMessage("binary data, not an email message (NUL bytes in the header area)")
+    head = raw[:4096]
+    nul = head.find(b"\x00")
     first = raw.lstrip(b"\r\n").split(b"\n", 1)[0]
     if not _HEADER_LINE.match(first):
-        raise MalformedMessage("no email headers: the first line is not a 'Name: value' header")
+        # Not mail: a file with NUL bytes near its start (an image, an archive) is called binary.
+        raise MalformedMessage(BINARY if nul >= 0 else
+                               "no email headers: the first line is not a 'Name: value' header")
+    if nul >= 0:
+        # Only a NUL in the headers (before the first blank line) says the bytes are not mail;
+        # one in a short body is a stray byte in a message (kept, as any other).
+        blank = _BLANK_LINE.search(head)
+        if blank is None or nul < blank.start():
+            raise MalformedMessage(BINARY)
 
 
 def _header(msg: EmailMessage, name: str, notes: list[str], fallback: str | None = None) -> str:
