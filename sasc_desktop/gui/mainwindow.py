@@ -1220,12 +1220,28 @@ class MainWindow(QMainWindow):
         if not values:  # OK with nothing changed: nothing to write, nothing to refresh
             self.flash("Preferences unchanged", 3000)
             return None
+        gen = self._project_gen
+
         def done(settings):
             self.info["settings"] = settings
             self._update_status()
             self._update_quality_persona()
-            self.flash("Preferences saved", 4000)
-            self._reload_shown()  # the sensitivity shown is the active persona's
+            searching = bool(self.search_panel.query)
+            self._reload_shown()  # the sensitivity shown is the active persona's, the ranking the new weights'
+            asked = self.message_label.text()   # "Searching for …" when the search is run again
+
+            def finished(_):
+                # Queued after the refreshes (one worker thread, first in first out), as a training's
+                # finish message is: the confirmation is not replaced at once by the search's lines;
+                # what the search said ("N messages match") is kept beside it.
+                if gen != self._project_gen:
+                    return
+                said = self.message_label.text()
+                text = "Preferences saved"
+                if searching and said and said != asked:
+                    text += f" · {said}"
+                self.flash(text, 10000)
+            self.worker.run(lambda _p: None, finished, label="Finishing the preferences")
         task = self._on_project(lambda session: session.update_settings(**values), done, label="Saving the preferences")
         task.keep_on_close = True  # type: ignore[attr-defined]
         return task
