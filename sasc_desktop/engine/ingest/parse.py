@@ -298,6 +298,35 @@ def _is_attachment(part: EmailMessage) -> bool:
 _TEXT_TYPES = {"application/csv", "application/xhtml+xml", "application/json", "application/xml"}
 
 
+def _lenient_parts(data: bytes, boundary: str | None) -> list[EmailMessage]:
+    """The parts of a multipart body ``data`` whose boundary lines match ``boundary`` once all
+    whitespace is taken out of both ('--= Multipart Boundary 1' for '=Multipart Boundary 1'),
+    up to the closing line ('--' after it) or the end; [] when no such line starts a part."""
+    if not boundary:
+        return []
+    key = b"".join(boundary.encode("utf-8", "surrogateescape").split())
+    if not key:
+        return []
+    lines = data.splitlines(keepends=True)
+    starts: list[int] = []
+    end = len(lines)
+    for i, line in enumerate(lines):
+        if line.startswith(b"--"):
+            found = b"".join(line[2:].split())
+            if found == key:
+                starts.append(i)
+            elif found == key + b"--" and starts:
+                end = i
+                break
+    parts = []
+    for a, b in zip(starts, starts[1:] + [end]):
+        chunk = b"".join(lines[a + 1:b])
+        # (the line break before a boundary line is part of the boundary: RFC 2046 5.1.1)
+        chunk = chunk[:-2] if chunk.endswith(b"\r\n") else chunk[:-1] if chunk.endswith(b"\n") else chunk
+        parts.append(message_from_bytes(chunk, policy=compat32))
+    return parts
+
+
 class _Walker:
     def __init__(self, notes: list[str], fallback: str | None = None):
         self.notes = notes
@@ -311,18 +340,44 @@ class _Walker:
         if ctype == "message/rfc822" or (part.is_multipart() and ctype.startswith("message/")):
             self._nested(part, depth)
         elif part.is_multipart():
-            children = [c for c in part.get_payload() if isinstance(c, EmailMessage)]
-            if ctype == "multipart/alternative" and children:
-                self.walk(self._pick_alternative(children), depth)
-            else:
-                for child in children:
-                    self.walk(child, depth)
+            self._children(ctype, [c for c in part.get_payload() if isinstance(c, EmailMessage)], depth)
+        elif part.get_content_maintype() == "multipart":
+            self._unsplit(part, ctype, depth)
         elif _is_attachment(part):
             self._attachment(part)
         elif ctype == "text/html":
             self.html.append(_part_text(part, self.notes, "HTML body"))
         else:
             self.plain.append(_part_text(part, self.notes, "body"))
+
+    def _children(self, ctype: str, children: list[EmailMessage], depth: int) -> None:
+        if ctype == "multipart/alternative" and children:
+            self.walk(self._pick_alternative(children), depth)
+        else:
+            for child in children:
+                self.walk(child, depth)
+
+    def _unsplit(self, part: EmailMessage, ctype: str, depth: int) -> None:
+        """A multipart the parser could not split: no line of its body is its boundary exactly
+        (compat32's StartBoundaryNotFoundDefect; a mailer that wrote boundary="=Multipart
+        Boundary 0925021429" and '--= Multipart Boundary 0925021429' lines), or it names no
+        boundary. Its parts are found again by a lenient match (:func:`_lenient_parts`: the
+        boundary with whitespace ignored); failing that its body is read as text. Never one
+        opaque attachment: its text would be found by no search."""
+        data = part.get_payload(decode=True) or b""   # (its bytes: 8-bit ones as they are)
+        if not data.strip():
+            return
+        children = _lenient_parts(data, part.get_param("boundary"))
+        if children:
+            self.notes.append(f"{ctype}: its boundary matches no line exactly; its {len(children)} part(s) "
+                              "found by the boundary with whitespace ignored")
+            self._children(ctype, children, depth)
+            return
+        self.notes.append(f"{ctype}: no part marked by its boundary; its body read as text")
+        text, note = decode_bytes(data, part.get_param("charset"))
+        if note:
+            self.notes.append(f"body: {note}")
+        self.plain.append(text)
 
     @staticmethod
     def _pick_alternative(children: list[EmailMessage]) -> EmailMessage:
