@@ -25,6 +25,7 @@ from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
 from .document import DocumentView, current_persona, load_document, no_personas_message
 from .errors import in_gui, show_error
+from .evidence import TRAIN_MENU
 from .help import PANEL_WIDTH, ShortcutsPanel, SyntaxHelpDialog
 from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
@@ -183,6 +184,17 @@ def trained_message(name: str, info: Any) -> str:
     """The status bar's finish message for a trained model (``info`` is a ModelInfo)."""
     return (f"Sensitivity model for {name} trained on {info.n_train:,} judged messages "
             f"({info.n_positive:,} sensitive) in {info.seconds:.1f} s; {info.n_scored:,} messages scored")
+
+
+def saved_message(values: dict[str, Any], stale_model: bool) -> str:
+    """The status bar's confirmation of a preferences save; ``stale_model``: the internal domains
+    changed and the active persona has a trained model, which keeps the domains it was trained
+    with until it is trained again."""
+    if not stale_model:
+        return "Preferences saved"
+    if set(values) == {"internal_domains"}:
+        return f"Internal domains saved; retrain ({TRAIN_MENU}) for the sensitivity to use them"
+    return f"Preferences saved; retrain ({TRAIN_MENU}) for the sensitivity to use the new internal domains"
 
 
 def persona_name(p: dict[str, Any]) -> str:
@@ -1222,7 +1234,17 @@ class MainWindow(QMainWindow):
             return None
         gen = self._project_gen
 
-        def done(settings):
+        def save(session):
+            settings = session.update_settings(**values)
+            # The model keeps the internal domains it was trained with (its feature space's
+            # internal_domains_): new ones count in the sensitivity shown once it is retrained.
+            persona = settings.get("active_persona")
+            stale = "internal_domains" in values and persona is not None and session.store.con.execute(
+                "SELECT 1 FROM classifier_models WHERE persona = ?", (persona,)).fetchone() is not None
+            return settings, stale
+
+        def done(value):
+            settings, stale = value
             self.info["settings"] = settings
             self._update_status()
             self._update_quality_persona()
@@ -1237,12 +1259,12 @@ class MainWindow(QMainWindow):
                 if gen != self._project_gen:
                     return
                 said = self.message_label.text()
-                text = "Preferences saved"
+                text = saved_message(values, stale)
                 if searching and said and said != asked:
                     text += f" · {said}"
-                self.flash(text, 10000)
+                self.flash(text, 20000 if stale else 10000)
             self.worker.run(lambda _p: None, finished, label="Finishing the preferences")
-        task = self._on_project(lambda session: session.update_settings(**values), done, label="Saving the preferences")
+        task = self._on_project(save, done, label="Saving the preferences")
         task.keep_on_close = True  # type: ignore[attr-defined]
         return task
 

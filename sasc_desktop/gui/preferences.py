@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
 
 from ..engine.errors import SascError
 from ..engine.session import check_settings
+from .evidence import TRAIN_MENU
 
 WEIGHT_MAX = 1000.0   # the boxes' top (the engine takes any weight >= 0: a larger stored one raises it)
 MAX_DECIMALS = 6
@@ -74,7 +75,9 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.error)
         self.domains.textEdited.connect(lambda _text: self.error.hide())
         note = QLabel("The persona decides whose view of sensitivity the app shows. Field weights change "
-                      "how much a match in each part of a message counts in search ranking.")
+                      "how much a match in each part of a message counts in search ranking. A persona's "
+                      f"sensitivity model keeps the internal domains it was trained with: changed ones count "
+                      f"once it is retrained ({TRAIN_MENU}).")
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
