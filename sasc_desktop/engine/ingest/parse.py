@@ -11,7 +11,7 @@ from email import message_from_bytes
 from email.message import Message as EmailMessage
 from email.parser import BytesHeaderParser
 from email.policy import compat32
-from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime
+from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime, unquote
 
 from ..records import Attachment, Message
 from .text import (decode_bytes, decode_header_value, html_to_text_checked, read_undeclared, safe_filename,
@@ -276,13 +276,30 @@ def _filename(part: EmailMessage, fallback: str | None = None, notes: list[str] 
     the RFC 2231 decoding made (filename*=utf-7''%2B2D0-.pdf) is replaced by U+FFFD, with a
     note in ``notes`` when given."""
     view, _ = _mime_view(part, fallback)
-    name = view.get_filename() or view.get_param("name")
+    try:
+        name = view.get_filename() or view.get_param("name")
+        name = collapse_rfc2231_value(name).strip() if name else ""
+    except (UnicodeError, LookupError):  # an RFC 2231 charset no text codec reads ('undefined')
+        name, note = _rfc2231_unread(view)
+        if note and notes is not None:
+            notes.append(f"attachment name: {note}")
     if not name:
         return ""
-    name, n = without_surrogates(collapse_rfc2231_value(name).strip())
+    name, n = without_surrogates(name)
     if n and notes is not None:
         notes.append(f"attachment name: {surrogates_note(n)}")
     return name
+
+
+def _rfc2231_unread(view: EmailMessage) -> tuple[str, str | None]:
+    """An RFC 2231 file name whose charset the stdlib could not decode with, read as a name
+    in an unknown charset is (:func:`decode_bytes`): (name, note)."""
+    value = view.get_param("filename", header="content-disposition") or view.get_param("name")
+    if not isinstance(value, tuple):
+        return (collapse_rfc2231_value(value).strip() if value else ""), None
+    charset, _, text = value
+    name, note = decode_bytes(unquote(text).encode("raw-unicode-escape"), charset)
+    return name.strip(), note
 
 
 def _is_attachment(part: EmailMessage) -> bool:

@@ -28,9 +28,15 @@ def _codec(name: str | None) -> str | None:
         return None
     name = name.strip().strip('"\'').lower()
     try:
-        return codecs.lookup(name).name
+        info = codecs.lookup(name)
     except LookupError:
         return None
+    # Only a text encoding is a charset: Python's bytes-to-bytes codecs (hex, base64, rot13,
+    # zlib, uu: bytes.decode refuses them with a LookupError) and 'undefined' (which refuses
+    # every byte) are unknown charsets, read as such.
+    if not getattr(info, "_is_text_encoding", True) or info.name == "undefined":
+        return None
+    return info.name
 
 
 # A surrogate code point is no character: UTF-8 (and so SQLite) cannot hold one. Python's
@@ -75,7 +81,7 @@ def decode_charset(data: bytes, declared: str | None) -> tuple[str, str | None]:
             return data.decode("ascii"), None
         try:
             return data.decode(codec), None
-        except UnicodeDecodeError:
+        except (UnicodeError, LookupError):
             return data.decode("ascii"), f"declared {_name(declared)} but not valid; decoded as ascii"
     name = _name(declared)
     codec = _codec(_SUPERSETS.get(name, name))
@@ -89,7 +95,7 @@ def decode_charset(data: bytes, declared: str | None) -> tuple[str, str | None]:
             text = data.decode(codec)
             return text, (f"declared {name} but has 8-bit bytes; decoded as {codec}"
                           if name in ("us-ascii", "ascii") else None)
-        except UnicodeDecodeError:
+        except (UnicodeError, LookupError):  # (not its bytes; a codec that fails otherwise)
             pass
     why = (f"unknown charset {name!r}" if name and codec is None
            else f"declared {name} but not valid" if name else "no charset declared")
@@ -98,7 +104,10 @@ def decode_charset(data: bytes, declared: str | None) -> tuple[str, str | None]:
             return data.decode(fallback), f"{why}; decoded as {fallback}"
         except UnicodeDecodeError:
             continue
-    text = data.decode(codec or "utf-8", errors="replace")
+    try:
+        text = data.decode(codec or "utf-8", errors="replace")
+    except (UnicodeError, LookupError):
+        text = data.decode("utf-8", errors="replace")
     return text, f"{why}; {text.count(chr(0xFFFD))} undecodable byte(s) replaced"
 
 
@@ -130,7 +139,7 @@ def read_undeclared(data: bytes, fallback: str | None = None) -> tuple[str, str 
             text = without_surrogates(data.decode(codec))[0]
             if not _C1.search(text):  # (C1 controls: the bytes are not in that charset)
                 return text, codec
-        except UnicodeDecodeError:
+        except (UnicodeError, LookupError):
             pass
     return data.decode("cp1252", errors="replace"), "cp1252"
 
