@@ -14,6 +14,17 @@ WEIGHT_MAX = 1000.0   # the boxes' top (the engine takes any weight >= 0: a larg
 MAX_DECIMALS = 6
 
 
+NOT_SEARCHED = "0 (not searched)"  # what a weight box shows at 0
+
+
+def weight_tip(field: str) -> str:
+    """A weight box's tooltip: what its weight does, and what 0 does (Qt reads a tooltip as rich
+    text when it looks like markup: this one has none)."""
+    return (f"How much a match in the {field} counts in the search ranking. 0: this part is not searched at all "
+            f"(a message that matches only there is not found; only a query naming it, such as "
+            f"{field}:budget, still looks there)")
+
+
 def parse_domains(text: str) -> list[str]:
     """The internal domains typed: separated by commas or semicolons, lower case, no "@"."""
     return [d.strip().lower().lstrip("@") for d in text.replace(";", ",").split(",") if d.strip()]
@@ -60,6 +71,10 @@ class PreferencesDialog(QDialog):
             box.setRange(0.0, max(WEIGHT_MAX, float(weight)))
             box.setSingleStep(0.1)
             box.setValue(float(weight))
+            # The engine searches only the fields weighted above 0 (index/search_index.py): a
+            # weight of 0 is not a low rank but no search of that part at all.
+            box.setSpecialValueText(NOT_SEARCHED)
+            box.setToolTip(weight_tip(field))
             self.weights[field] = box
             self._weights_shown[field] = box.value()
             form.addRow(f"Weight of {field}:", box)
@@ -75,7 +90,9 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.error)
         self.domains.textEdited.connect(lambda _text: self.error.hide())
         note = QLabel("The persona decides whose view of sensitivity the app shows. Field weights change "
-                      "how much a match in each part of a message counts in search ranking. A persona's "
+                      "how much a match in each part of a message counts in search ranking; a weight of 0 leaves "
+                      "that part out of the search entirely (a message that matches only there is not found). "
+                      "A persona's "
                       f"sensitivity model keeps the internal domains it was trained with: changed ones count "
                       f"once it is retrained ({TRAIN_MENU}).")
         note.setWordWrap(True)
