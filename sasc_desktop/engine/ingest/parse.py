@@ -484,6 +484,44 @@ def _declared_charset(msg: EmailMessage) -> str | None:
     return None
 
 
+# A 12-hour time: 'h:mm[:ss] AM|PM' (a.m., pm...). email.utils reads '10:05:15 PM' as 10:05
+# and takes 'PM' for the time zone, dropping a real one after it.
+_TWELVE_HOUR = re.compile(r"(?<![\d:])(\d{1,2})(:\d{2}(?::\d{2})?)\s*([AaPp])\.?[Mm]\.?(?![A-Za-z])")
+# What follows the time of a date: its zone (and, in asctime's order, the year).
+_AFTER_TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(.*)$", re.S)
+_COMMENT = re.compile(r"\([^()]*\)")
+_YEAR = re.compile(r"(?<![\w+-])\d{4}(?!\w)")
+
+
+def _parse_date(text: str, notes: list[str]):
+    """A Date header as an aware datetime (email.utils.parsedate_to_datetime), with notes on
+    what was read how. A 12-hour time is made 24-hour first (12 AM is 00, 12 PM is 12), so its
+    zone is read too. A date without a zone is taken as UTC: the note says whether it had none
+    (or -0000, 'local time unknown') or one the parser does not know ('CEST', 'Eastern Daylight
+    Time', 'GMT+1')."""
+    found = _TWELVE_HOUR.search(text)
+    if found:
+        hour, pm = int(found.group(1)), found.group(3) in "Pp"
+        twelve = 1 <= hour <= 12   # (else a 24-hour time with AM or PM after it, '18:50 PM': as it is)
+        if twelve:
+            hour = hour % 12 + (12 if pm else 0)
+        clock = f"{hour:02d}{found.group(2)}"
+        text = text[:found.start()] + clock + text[found.end():]
+        notes.append(f"Date in 12-hour time {found.group(0)!r}; read as {clock}" if twelve else
+                     f"Date has AM or PM after a 24-hour time {found.group(0)!r}; read as {clock}")
+    dt = parsedate_to_datetime(text)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+        after = _AFTER_TIME.search(text)
+        zone = _YEAR.sub(" ", _COMMENT.sub(" ", after.group(1))) if after else ""
+        zone = " ".join(zone.replace(",", " ").split())
+        if any(ch.isalpha() for ch in zone):
+            notes.append(f"unrecognised time zone {zone[:40]!r}; taken as UTC")
+        else:
+            notes.append("Date has no time zone; taken as UTC")
+    return dt
+
+
 def copy_folder(raw: bytes, folder: str) -> str:
     """The folder :func:`parse_message` gives the copy ``raw`` found in ``folder`` (its X-Folder
     header, else ``folder``), reading its headers only."""
@@ -525,10 +563,7 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     date_iso, ts = None, None
     if date_text:
         try:
-            dt = parsedate_to_datetime(date_text)
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=timezone.utc)
-                notes.append("Date has no time zone; taken as UTC")
+            dt = _parse_date(date_text, notes)
             date_iso, ts = dt.isoformat(), dt.timestamp()
         except (TypeError, ValueError, OverflowError, IndexError):
             notes.append(f"unreadable Date header {date_text[:60]!r}")
