@@ -49,6 +49,7 @@ class ShortcutsPanel(QDockWidget):
         super().__init__("Shortcuts", parent)
         self.setObjectName("shortcutsPanel")
         label = _PanelText(shortcuts_html())
+        label.setTextFormat(Qt.TextFormat.RichText)   # (the app's own table)
         label.setMargin(10)
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)

@@ -58,6 +58,7 @@ class ImportDialog(QDialog):
 
         intro = QLabel("Add the mailboxes to import. Sources are only read, never changed. "
                        "Importing the same mailbox again adds only what is new.")
+        intro.setTextFormat(Qt.TextFormat.PlainText)
         intro.setWordWrap(True)
         self.sources = QListWidget()
         self.sources.setObjectName("sourceList")

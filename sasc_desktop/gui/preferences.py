@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
                                QLineEdit, QVBoxLayout)
 
 from ..engine.errors import SascError
 from ..engine.session import check_settings
 from .evidence import TRAIN_MENU
+from .widgets import plain_tip
 
 WEIGHT_MAX = 1000.0   # the boxes' top (the engine takes any weight >= 0: a larger stored one raises it)
 MAX_DECIMALS = 6
@@ -18,11 +20,17 @@ NOT_SEARCHED = "0 (not searched)"  # what a weight box shows at 0
 
 
 def weight_tip(field: str) -> str:
-    """A weight box's tooltip: what its weight does, and what 0 does (Qt reads a tooltip as rich
-    text when it looks like markup: this one has none)."""
+    """A weight box's tooltip (as plain text: see widgets.plain_tip): what its weight does, and
+    what 0 does."""
     return (f"How much a match in the {field} counts in the search ranking. 0: this part is not searched at all "
             f"(a message that matches only there is not found; only a query naming it, such as "
             f"{field}:budget, still looks there)")
+
+
+def plain_label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
 
 
 def parse_domains(text: str) -> list[str]:
@@ -74,16 +82,19 @@ class PreferencesDialog(QDialog):
             # The engine searches only the fields weighted above 0 (index/search_index.py): a
             # weight of 0 is not a low rank but no search of that part at all.
             box.setSpecialValueText(NOT_SEARCHED)
-            box.setToolTip(weight_tip(field))
+            box.setToolTip(plain_tip(weight_tip(field)))
             self.weights[field] = box
             self._weights_shown[field] = box.value()
-            form.addRow(f"Weight of {field}:", box)
+            form.addRow(plain_label(f"Weight of {field}:"), box)   # (a field's name, from the settings)
         self.domains = QLineEdit(", ".join(settings.get("internal_domains") or []))
         self.domains.setPlaceholderText("inferred from the collection, e.g. enron.com")
         self._domains_stored = parse_domains(self.domains.text())
         form.addRow("Internal domains:", self.domains)
         self.error = QLabel("")  # why OK was refused, right under the field it is about
         self.error.setObjectName("preferencesError")
+        # Plain text: the reason quotes what was typed ('<img src="/some/local.png">' showed that
+        # image in the dialog when Qt took the message for rich text).
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020;")
         self.error.hide()
@@ -95,6 +106,7 @@ class PreferencesDialog(QDialog):
                       "A persona's "
                       f"sensitivity model keeps the internal domains it was trained with: changed ones count "
                       f"once it is retrained ({TRAIN_MENU}).")
+        note.setTextFormat(Qt.TextFormat.PlainText)
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

@@ -164,6 +164,7 @@ class QualityDialog(QDialog):
                        "messages are split into folds, and each fold is tested with a model trained, tuned and "
                        "thresholded on the other folds only. Nothing in the project changes; the saved model "
                        "stays as it is.")
+        intro.setTextFormat(Qt.TextFormat.PlainText)
         intro.setWordWrap(True)
 
         self.optimise = QComboBox()
@@ -191,6 +192,7 @@ class QualityDialog(QDialog):
         self.progress.setTextVisible(False)
         self.step = QLabel("")
         self.step.setObjectName("qualityStep")
+        self.step.setTextFormat(Qt.TextFormat.PlainText)   # the engine's progress messages
         self.step.setWordWrap(True)
         self.progress.hide()  # shown while a check runs
         self.step.hide()
@@ -205,11 +207,13 @@ class QualityDialog(QDialog):
                                   "fold; on a large collection it takes a while, and searching and reading go on "
                                   "meanwhile.")
         self.placeholder.setObjectName("qualityPlaceholder")
+        self.placeholder.setTextFormat(Qt.TextFormat.PlainText)
         self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet("color: #666")
 
         self.settings_label = QLabel("")
         self.settings_label.setObjectName("qualitySettings")
+        self.settings_label.setTextFormat(Qt.TextFormat.RichText)   # (the persona's name in it escaped)
         self.settings_label.setWordWrap(True)   # (the longest model's name, F2, the time: wider than the dialog's least)
         self.table = QTableWidget(0, 3)
         self.table.setObjectName("qualityTable")
@@ -228,6 +232,7 @@ class QualityDialog(QDialog):
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.sentence = QLabel("")
         self.sentence.setObjectName("qualitySentence")
+        self.sentence.setTextFormat(Qt.TextFormat.PlainText)
         self.sentence.setWordWrap(True)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         for w in (self.settings_label, self.table, self.sentence):
@@ -404,7 +409,6 @@ class QualityDialog(QDialog):
         r = value["result"]
         self.settings_label.setText(f"<b>{html.escape(value['persona_name'])}</b>: {html.escape(settings_line(r))}, "
                                     f"in {value['seconds']:.1f} s")
-        self.settings_label.setTextFormat(Qt.TextFormat.RichText)
         rows = result_rows(r)
         self.table.setRowCount(len(rows))
         for i, (label, text, meaning) in enumerate(rows):
