@@ -2,8 +2,10 @@
 MalformedMessage (with a reason a person can read) only when there is no message to keep."""
 from __future__ import annotations
 
+import binascii
 import dataclasses
 import hashlib
+import mimetypes
 import re
 from functools import lru_cache
 from datetime import timezone
@@ -344,6 +346,70 @@ def _lenient_parts(data: bytes, boundary: str | None) -> list[EmailMessage]:
     return parts
 
 
+# A uuencoded file in a text body: 'begin <mode> <name>', lines of uuencoded data, 'end'.
+_UU_BEGIN = re.compile(r"^begin [0-7]{3,4} +(\S[^\r\n]*?)[ \t]*\r?\n", re.M)
+_UU_END = re.compile(r"^end[ \t]*(?:\r?\n|\Z)", re.M)
+_UU_CHARS = re.compile(r"[ -`]*")   # the uuencoding alphabet: space to backquote
+MAX_BAD_UU_LINES = 0.1              # of a file's lines that may be damaged (left out, noted)
+
+
+def _uu_line(line: str) -> bytes | None:
+    """One uuencoded line's bytes, or None when it is not one. Its first character gives its
+    length; characters after its data (a checksum some encoders add) are ignored, and up to
+    one group (4 characters) missing at its end (trailing spaces a mail system dropped) is
+    read as spaces."""
+    if not line:
+        return b""   # (a zero-length line whose space was dropped)
+    n = (ord(line[0]) - 32) & 63
+    need = 1 + (n + 2) // 3 * 4
+    data = line[:need]
+    if len(data) < need - 4 or not _UU_CHARS.fullmatch(data):
+        return None
+    try:
+        return binascii.a2b_uu(data.ljust(need).encode("ascii"))[:n]
+    except (binascii.Error, UnicodeEncodeError):
+        return None
+
+
+def _uu_decode(block: str) -> tuple[bytes | None, int, int]:
+    """(the bytes of a uuencoded file's lines, how many lines were damaged, how many lines);
+    the bytes are None when more than MAX_BAD_UU_LINES of them are (text that is no uuencoded
+    file: prose between a 'begin 644 x' and an 'end' line has lower-case letters)."""
+    lines = block.rstrip("\r\n").splitlines() if block.strip() else []
+    out, bad = [], 0
+    for line in lines:
+        data = _uu_line(line.rstrip("\r\n"))
+        if data is None:
+            bad += 1
+        else:
+            out.append(data)
+    if bad > MAX_BAD_UU_LINES * len(lines):
+        return None, bad, len(lines)
+    return b"".join(out), bad, len(lines)
+
+
+_MIME_TABLE = None
+
+
+def _uu_type(name: str) -> str | None:
+    """The MIME type Python's own table gives a file name's extension (the same on every
+    system: the system's mime.types is not read), or None."""
+    global _MIME_TABLE
+    if _MIME_TABLE is None:
+        _MIME_TABLE = mimetypes.MimeTypes()
+    return _MIME_TABLE.guess_type(safe_filename(name), strict=False)[0]
+
+
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r\f") + b"\x7f"
+
+
+def _looks_like_text(data: bytes) -> bool:
+    """No NUL byte, and at most 1 byte in 100 another control character."""
+    if b"\x00" in data:
+        return False
+    return len(data) - len(data.translate(None, _CONTROL_BYTES)) <= len(data) // 100
+
+
 class _Walker:
     def __init__(self, notes: list[str], fallback: str | None = None):
         self.notes = notes
@@ -365,7 +431,55 @@ class _Walker:
         elif ctype == "text/html":
             self.html.append(_part_text(part, self.notes, "HTML body"))
         else:
-            self.plain.append(_part_text(part, self.notes, "body"))
+            text = _part_text(part, self.notes, "body")
+            if ctype == "text/plain" and "begin " in text:
+                text = self._uuencoded(text)
+            self.plain.append(text)
+
+    def _uuencoded(self, text: str) -> str:
+        """``text`` without the uuencoded files in it ('begin 644 name', its lines, 'end': what
+        mailers wrote before MIME), each decoded into an attachment named from its begin line
+        (:func:`_uu_decode`); a damaged one stays in the text, with a note."""
+        out, pos = [], 0
+        for begin in _UU_BEGIN.finditer(text):
+            if begin.start() < pos:
+                continue
+            name = begin.group(1).strip()
+            end = _UU_END.search(text, begin.end())
+            data, bad, lines = (None, 0, 0) if end is None else _uu_decode(text[begin.end():end.start()])
+            if data is None:
+                why = "no 'end' line" if end is None else f"{bad} of its {lines} line(s) are not uuencoded"
+                self.notes.append(f"body: uuencoded file {name!r} is damaged ({why}); left in the body")
+                continue
+            out.append(text[pos:begin.start()])
+            pos = end.end()
+            self.notes.append(f"body: uuencoded file {name!r} ({len(data)} bytes) taken out as an attachment"
+                              + (f"; {bad} damaged line(s) of its {lines} left out" if bad else ""))
+            self._file(name, data)
+        if not out:
+            return text
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _file(self, original: str, data: bytes) -> None:
+        """An attachment for a file found in a body (a uuencoded one): no MIME type is given, so
+        it is taken from the name's extension (Python's own table, not the system's), or, for
+        an unknown extension, text when its bytes look like text; text is indexed as a text
+        attachment's is."""
+        ctype = _uu_type(original)
+        if ctype is None:
+            ctype = "text/plain" if _looks_like_text(data) else "application/octet-stream"
+        text = None
+        if ctype.startswith("text/") or ctype in _TEXT_TYPES:
+            text, note = decode_bytes(data, None)
+            if ctype in ("text/html", "application/xhtml+xml"):
+                text, note = html_to_text_checked(text)
+            if note:
+                self.notes.append(f"attachment {original}: {note}")
+        self.attachments.append(Attachment(
+            name=safe_filename(original, fallback=f"attachment-{len(self.attachments) + 1}.bin"),
+            mime_type=ctype, size=len(data), sha256=hashlib.sha256(data).hexdigest(), text=text,
+            original_name=original))
 
     def _children(self, ctype: str, children: list[EmailMessage], depth: int) -> None:
         if ctype == "multipart/alternative" and children:
