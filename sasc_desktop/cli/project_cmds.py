@@ -106,6 +106,10 @@ def register(sub) -> None:
     p = sub.add_parser("stats", help="what a project holds")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--skipped", action="store_true",
+                   help="also list each item an import skipped, with why: after the counts, one a line, its "
+                        "location and the reason separated by a tab (in --json: skipped_items, a list of "
+                        "{location, reason})")
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("reindex", help="rebuild the search index from the project store (threads recomputed too)")
@@ -238,11 +242,18 @@ def cmd_show(args) -> int:
 def cmd_stats(args) -> int:
     with Session.open(args.dir) as s:
         stats = s.stats()
+        skipped = s.skipped() if getattr(args, "skipped", False) else None
     if args.json:
+        if skipped is not None:  # (only when asked: the other keys are a contract)
+            stats["skipped_items"] = [{"location": d["source"], "reason": d["reason"]} for d in skipped]
         print_json(stats)
     else:
         for k, v in stats.items():
             print(f"{k:>12}: {one_line(v)}")
+        if skipped:
+            print("skipped items (location, reason):")
+            for d in skipped:
+                print(f"  {one_line(d['source'])}\t{one_line(d['reason'])}")
     return 0
 
 

@@ -108,13 +108,14 @@ class _Job:
     bytes of a copy already stored or read earlier in this run (the fate of the first decides):
     in a mailbox that has them already (known: nothing to record), or elsewhere (repeats: a
     copy of the same message)."""
-    __slots__ = ("todo", "futures", "results", "known", "repeats", "unreadable", "size")
+    __slots__ = ("todo", "futures", "results", "known", "known_at", "repeats", "unreadable", "size")
 
     def __init__(self):
         self.todo: list[tuple[str, str, bytes, str]] = []
         self.futures: list = []
         self.results: list | None = None
         self.known = 0
+        self.known_at: list[str] = []  # their locations
         self.repeats: list[tuple[str, Optional[str], str]] = []  # (location, its folder, digest of the first)
         self.unreadable: list[SkippedMessage] = []
         self.size = 0
@@ -358,6 +359,7 @@ class Importer:
             elif digest in stored:
                 if seen:
                     job.known += 1
+                    job.known_at.append(item.location)
                 else:
                     job.repeats.append((item.location, copy_folder(item.data, item.folder), digest))
             else:
@@ -376,6 +378,7 @@ class Importer:
         # fails is not reported as stored (the source's saved report says what is in the project).
         ingested, duplicates = 0, job.known
         skipped = list(job.unreadable)
+        stored_at = list(job.known_at)  # locations a message or a copy is stored from (known ones too)
         to_index: list[tuple[int, str, str, Message, dict, bool]] = []
         order: dict[int, int] = {}
         with self.store.transaction() as con:
@@ -398,6 +401,7 @@ class Importer:
                     self._fate[digest] = reason
                     continue
                 con.execute("RELEASE message")
+                stored_at.append(location)
                 if outcome is None:
                     duplicates += 1
                     continue
@@ -421,6 +425,7 @@ class Importer:
                 reason = self._fate.get(digest)
                 if reason is None:
                     duplicates += 1
+                    stored_at.append(location)
                     if folder is None:  # its twin in the same mailbox is recorded
                         continue
                     row_id = self._store_same_bytes(con, location, folder, digest, source_id)
@@ -433,6 +438,10 @@ class Importer:
                         self._deferred.add(row_id)
                 else:
                     skipped.append(SkippedMessage(location, reason))
+            # A location skipped by an earlier import whose mail is stored now (the file was
+            # fixed, or read by a parser that reads it) is skipped no longer.
+            if stored_at and con.execute("SELECT 1 FROM skipped LIMIT 1").fetchone():
+                con.executemany("DELETE FROM skipped WHERE location = ?", ((at,) for at in stored_at))
             if skipped:
                 con.executemany("INSERT INTO skipped(source_id, location, reason) VALUES (?, ?, ?) "
                                 "ON CONFLICT(location) DO UPDATE SET reason = excluded.reason",
