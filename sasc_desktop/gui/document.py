@@ -404,6 +404,18 @@ class DocumentView(QWidget):
         layout.addWidget(self.tabs, 1)
         self.clear()
 
+    def needed_height(self, width: int) -> int:
+        """The height the view needs at ``width`` px: the header and the sensitivity line, each
+        all of its lines (their height for that width), and the tabs at their least."""
+        layout = self.layout()
+        m = layout.contentsMargins()
+        inner = max(1, width - m.left() - m.right())
+        need = m.top() + m.bottom() + self.header.heightForWidth(inner) + self.tabs.minimumSizeHint().height()
+        need += layout.spacing()
+        if not self.sensitivity.isHidden():
+            need += self.sensitivity.heightForWidth(inner) + layout.spacing()
+        return need
+
     # ------------------------------------------------------------------------------------
     def clear(self, message: str = "Open a search result to read it here.") -> None:
         self.doc = None

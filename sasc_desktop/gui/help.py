@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
                                QVBoxLayout)
 
 PANEL_WIDTH = 320  # px: the panel shows beside the results and the message without pushing them out
+PANEL_LEAST = PANEL_WIDTH * 3 // 4  # px: the narrowest the panel is made, in a window with little room
 
 SHORTCUTS = [
     ("Ctrl+F", "Go to the query box"),
@@ -41,7 +42,7 @@ class _PanelText(QLabel):
         return QSize(PANEL_WIDTH, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(PANEL_WIDTH * 3 // 4, super().minimumSizeHint().height())
+        return QSize(PANEL_LEAST, super().minimumSizeHint().height())
 
 
 class ShortcutsPanel(QDockWidget):
@@ -54,6 +55,12 @@ class ShortcutsPanel(QDockWidget):
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(label)
+
+    def text_height(self, width: int) -> int:
+        """The height the panel's text needs in a panel ``width`` px wide (every shortcut in view)."""
+        text = self.widget()
+        margins = self.contentsMargins()
+        return text.heightForWidth(max(1, width - margins.left() - margins.right()))
 
 
 # The query syntax window's text width, in average character widths of its font (about 720 px in

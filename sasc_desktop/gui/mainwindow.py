@@ -12,10 +12,10 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtCore import QByteArray, QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QStyle,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from ..engine.classify import DEFAULT_KIND
 from ..engine.errors import Cancelled, ProjectError, SascError
@@ -26,7 +26,7 @@ from .config import AppState, demo_project_dir, setup_logging
 from .document import DocumentView, current_persona, load_document, no_personas_message
 from .errors import in_gui, show_error
 from .evidence import TRAIN_MENU
-from .help import PANEL_WIDTH, ShortcutsPanel, SyntaxHelpDialog
+from .help import PANEL_LEAST, PANEL_WIDTH, ShortcutsPanel, SyntaxHelpDialog
 from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
@@ -285,6 +285,13 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.shortcuts_panel)
         self.shortcuts_panel.hide()
         self._sizes_before_panel: Optional[list[int]] = None
+        self._panel_auto = True        # the panel placed by toggle_shortcuts, not moved by hand since
+        self._placing_panel = False
+        self.shortcuts_panel.topLevelChanged.connect(self._panel_moved_by_hand)
+        self._refit_timer = QTimer(self)   # after a resize or a move has settled
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(0)
+        self._refit_timer.timeout.connect(self._refit_shortcuts)
 
         self._build_menus()
         self._build_status_bar()
@@ -875,20 +882,156 @@ class MainWindow(QMainWindow):
         return self._syntax_box
 
     def toggle_shortcuts(self) -> None:
-        """F1: the shortcuts panel (320 px) at the right; it takes its room from the message
-        more than from the results, so the results keep their Subject column."""
-        if self.shortcuts_panel.isVisible():
-            self.shortcuts_panel.hide()
+        """F1: the shortcuts panel. Docked at the right, 320 px wide (down to PANEL_LEAST when
+        that is what fits), it takes its room from the message more than from the results: the
+        results keep their Subject column (SearchPanel.least_width) and the message its header
+        and sensitivity line whole (DocumentView.needed_height). A window too small for all three
+        (800 x 600: the results and the message at their least already fill it) gets the panel
+        floating over its right edge, or beside the window when the screen has room, and the
+        panes stay as they are."""
+        panel = self.shortcuts_panel
+        if panel.isVisible():
+            panel.hide()
             if self._sizes_before_panel:  # the panes as they were before the panel opened
                 self.splitter.setSizes(self._sizes_before_panel)
             return
-        results, message = self._sizes_before_panel = self.splitter.sizes()
-        self.shortcuts_panel.show()
-        self.resizeDocks([self.shortcuts_panel], [PANEL_WIDTH], Qt.Orientation.Horizontal)
-        total = sum(self.splitter.sizes())
-        keep = min(results, max(total * 3 // 5, total - message))  # results lose at most to 60 % of the room
-        if 0 < keep < total:
-            self.splitter.setSizes([keep, total - keep])
+        self._sizes_before_panel = self.splitter.sizes()
+        self._panel_auto = True
+        self._place_shortcuts()
+
+    def _panel_plan(self) -> Optional[tuple[int, int]]:
+        """(panel width, results width) for the panel docked beside panes as they are before it
+        opens, or None when no width from PANEL_WIDTH down to PANEL_LEAST leaves the results and
+        the message their room."""
+        if not self._sizes_before_panel:
+            return None
+        results, message = self._panes_without_panel()
+        room = results + message
+        sep = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        need = self.search_panel.least_width()
+        doc_least = self.doc_view.minimumSizeHint().width()
+        text_room = self.centralWidget().height() - self.fontMetrics().height() - 8   # less the panel's title
+        for width in range(PANEL_WIDTH, PANEL_LEAST - 1, -10):
+            total = room - sep - width
+            keep = max(need, min(results, max(total * 3 // 5, total - message)))  # results lose at most to 60 %
+            doc = total - keep
+            if (doc >= doc_least and self.doc_view.needed_height(doc) <= self.doc_view.height()
+                    and self.shortcuts_panel.text_height(width) <= text_room):
+                return width, keep
+        return None
+
+    def _docked_panel_fits(self) -> bool:
+        """The panel docked leaves every pane its room: Subject its width, the message's header
+        and sensitivity line their lines, and the panel all its shortcuts."""
+        text = self.shortcuts_panel.widget()
+        return (self.search_panel.width() >= self.search_panel.least_width()
+                and self.doc_view.needed_height(self.doc_view.width()) <= self.doc_view.height()
+                and text.height() >= text.heightForWidth(text.width()))
+
+    def _place_shortcuts(self) -> None:
+        """Show the panel docked when it fits (see toggle_shortcuts), else floating."""
+        panel = self.shortcuts_panel
+        plan = self._panel_plan()
+        self._placing_panel = True
+        try:
+            if plan is not None:
+                width, keep = plan
+                if panel.isFloating():
+                    panel.setFloating(False)
+                panel.show()
+                self.resizeDocks([panel], [width], Qt.Orientation.Horizontal)
+                self.layout().activate()   # the dock at its width now, not at the next layout pass
+                total = sum(self.splitter.sizes())
+                keep = min(keep, total - self.doc_view.minimumSizeHint().width())
+                if 0 < keep < total:
+                    self.splitter.setSizes([keep, total - keep])
+                self.centralWidget().layout().activate()
+                if self._docked_panel_fits():
+                    self._refit_timer.start()  # checked again once every layout has settled
+                    return
+            # floating (and when the dock took another width than asked, after all)
+            if not panel.isFloating():
+                panel.setFloating(True)
+            self._panes_beside_floating_panel()
+            panel.show()
+            self._place_floating_panel()
+        finally:
+            self._placing_panel = False
+
+    def _panes_beside_floating_panel(self) -> None:
+        """With the panel floating, the panes as they were before it opened, but the results
+        at least as wide as their Subject column needs, when the message keeps its room: the
+        archivist reading the shortcuts sees the results' subjects."""
+        if not self._sizes_before_panel:
+            return
+        results, message = self._panes_without_panel()
+        total, need = results + message, self.search_panel.least_width()
+        doc = total - need
+        if (results < need and doc >= self.doc_view.minimumSizeHint().width()
+                and self.doc_view.needed_height(doc) <= self.doc_view.height()):
+            self.splitter.setSizes([need, doc])
+        else:
+            self.splitter.setSizes([results, message])
+
+    def _panes_without_panel(self) -> tuple[int, int]:
+        """The results' and the message's widths with no panel docked (the window's width less
+        the splitter's handle), in the proportion they had before the panel opened (the window
+        may have been resized since)."""
+        results, message = self._sizes_before_panel
+        room = self.width() - self.splitter.handleWidth()
+        results = results * room // max(1, results + message)
+        return results, room - results
+
+    def _place_floating_panel(self) -> None:
+        """The floating panel: PANEL_WIDTH wide, as tall as its text (at most the window's
+        panes), beside the window's right edge when the screen has room there, else over it."""
+        panel = self.shortcuts_panel
+        central = self.centralWidget()
+        margins = panel.contentsMargins()
+        height = min(panel.text_height(PANEL_WIDTH) + margins.top() + margins.bottom(), central.height())
+        inside = central.mapToGlobal(QPoint(central.width() - PANEL_WIDTH, 0))
+        screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        frame = self.frameGeometry()
+        if frame.right() + PANEL_WIDTH <= screen.right():
+            inside.setX(frame.right() + 1)
+        panel.setGeometry(QRect(inside, QSize(PANEL_WIDTH, height)))
+
+    def _panel_moved_by_hand(self, _floating: bool) -> None:
+        """The archivist docked or floated the panel by hand: it stays where it was put."""
+        if not self._placing_panel:
+            self._panel_auto = False
+
+    def _refit_shortcuts(self) -> None:
+        """The window resized or moved with the panel open: docked or floating, whichever fits
+        now; the floating panel follows the window."""
+        panel = self.shortcuts_panel
+        if not (panel.isVisible() and self._panel_auto) or self._placing_panel:
+            return
+        if panel.isFloating():
+            if self._panel_plan() is None:
+                self._place_floating_panel()
+                return
+            self._place_shortcuts()
+        elif not self._docked_panel_fits():
+            self._placing_panel = True
+            try:
+                panel.setFloating(True)
+                self._panes_beside_floating_panel()
+                self._place_floating_panel()
+            finally:
+                self._placing_panel = False
+
+    def resizeEvent(self, event):  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        panel = getattr(self, "shortcuts_panel", None)
+        if panel is not None and panel.isVisible():
+            self._refit_timer.start()
+
+    def moveEvent(self, event):  # noqa: N802 (Qt name)
+        super().moveEvent(event)
+        panel = getattr(self, "shortcuts_panel", None)
+        if panel is not None and panel.isVisible() and panel.isFloating():
+            self._refit_timer.start()
 
     def _about(self) -> None:
         QMessageBox.about(self, "About SASC Desktop",

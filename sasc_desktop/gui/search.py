@@ -310,6 +310,15 @@ class SearchPanel(QWidget):
         finally:
             self._fitting = False
 
+    def least_width(self) -> int:
+        """The narrowest the pane can be with Subject still SUBJECT_MIN px and From FROM_LEAST px
+        wide (the fixed columns at their narrowest, room for a vertical scroll bar): what the
+        shortcuts panel leaves it (MainWindow.toggle_shortcuts)."""
+        table = self.table
+        frame = self.width() - table.width() + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width()
+        columns = sum(self._fixed_widths(3).values()) + SUBJECT_MIN + FROM_LEAST
+        return max(self.minimumSizeHint().width(), frame + columns)
+
     def engine_sort(self) -> Optional[tuple[str, bool]]:
         """(sort, descending) for Session.search when the column chosen is one the engine sorts
         the whole result set by, else None (rank order)."""
