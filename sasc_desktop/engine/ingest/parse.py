@@ -16,8 +16,8 @@ from email.policy import compat32
 from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime, unquote
 
 from ..records import Attachment, Message
-from .text import (decode_bytes, decode_header_value, html_to_text_checked, read_undeclared, safe_filename,
-                   surrogates_note, unique_names, without_surrogates)
+from .text import (decode_bytes, decode_header_value, html_to_text, html_to_text_checked, read_undeclared,
+                   safe_filename, surrogates_note, unique_names, without_surrogates)
 
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+[ \t]*:")
 _MSGID = re.compile(r"<([^<>\s]+)>")
@@ -314,6 +314,7 @@ def _is_attachment(part: EmailMessage) -> bool:
     return part.get_content_maintype() != "text"
 
 
+STUB_CHARS = 200   # a plain-text alternative shorter than this may be a stub (see _Walker._instead_of_stub)
 _TEXT_TYPES = {"application/csv", "application/xhtml+xml", "application/json", "application/xml"}
 
 
@@ -510,14 +511,46 @@ class _Walker:
             self.notes.append(f"body: {note}")
         self.plain.append(text)
 
-    @staticmethod
-    def _pick_alternative(children: list[EmailMessage]) -> EmailMessage:
+    def _pick_alternative(self, children: list[EmailMessage]) -> EmailMessage:
         for wanted in ("text/plain", "multipart/related", "multipart/mixed", "text/html"):
             for child in children:
                 if child.get_content_type() == wanted and not _is_attachment(child):
-                    if wanted != "text/plain" or (child.get_payload(decode=True) or b"").strip():
+                    if wanted != "text/plain":
                         return child
+                    data = (child.get_payload(decode=True) or b"").strip()
+                    if data:
+                        return self._instead_of_stub(child, data, children) or child
         return children[-1]
+
+    def _instead_of_stub(self, plain: EmailMessage, data: bytes, children: list[EmailMessage]):
+        """The HTML alternative (or the multipart holding it) to read instead of the plain-text
+        one ``plain`` (its bytes ``data``) when that is a stub, else None. The plain text is a
+        stub when it is shorter than STUB_CHARS and than a tenth of the HTML's text ('This is
+        an HTML message', 54 characters of broken text beside 14 KB): the HTML says what the
+        message says. A plain text of some length, or one near the HTML's, is kept: it is what
+        the sender wrote for reading as text. (Only short plain parts are looked at: the HTML's
+        text is extracted for those only.)"""
+        if len(data) >= 4 * STUB_CHARS:   # (at most 4 bytes a character: never a stub)
+            return None
+        text = decode_bytes(data, plain.get_content_charset())[0].strip()
+        if len(text) >= STUB_CHARS:
+            return None
+        for child in children:
+            html = child if child.get_content_type() == "text/html" else next(
+                (p for p in child.walk() if p.get_content_type() == "text/html"), None) \
+                if child.get_content_maintype() == "multipart" else None
+            if html is None or _is_attachment(html):
+                continue
+            raw = html.get_payload(decode=True) or b""
+            if len(raw) <= 10 * len(text):  # (its text is never longer than its bytes)
+                return None
+            html_text = html_to_text(decode_bytes(raw, html.get_content_charset())[0])
+            if len(html_text) <= 10 * len(text):
+                return None
+            self.notes.append(f"its plain-text alternative is a stub ({len(text)} characters, {len(html_text)} "
+                              "in the HTML one); the HTML alternative was read")
+            return child
+        return None
 
     def _attachment(self, part: EmailMessage) -> None:
         original, name_notes = decode_header_value(_filename(part, self.fallback, self.notes))
