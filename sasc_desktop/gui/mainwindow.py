@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QP
 
 from ..engine.classify import DEFAULT_KIND
 from ..engine.errors import Cancelled, ProjectError, SascError
+from ..engine.project.store import READ_ONLY_FIX
 from ..engine.project.judgments import personas as list_personas, topics as list_topics
 from ..engine.records import IngestReport
 from ..engine.session import Session
@@ -38,6 +39,7 @@ log = logging.getLogger("sasc_desktop.gui")
 
 SAMPLE_QUERIES = ("meeting", "report", "contract", "budget", "schedule", "please")
 TRAIN_KIND = DEFAULT_KIND  # the kind `sasc classify train` fits by default: logistic regression
+TRAIN_TIP = "Train the current persona's sensitivity classifier on its judged messages"
 
 
 def project_info(session: Session) -> dict[str, Any]:
@@ -45,7 +47,8 @@ def project_info(session: Session) -> dict[str, Any]:
     opening it did that its user should know (Session.notes: its search index rebuilt)."""
     models = dict(session.store.con.execute("SELECT persona, version FROM classifier_models"))
     return {"root": str(session.root), "stats": session.stats(), "settings": session.settings(),
-            "personas": list_personas(session.store), "notes": list(session.notes), "models": models}
+            "personas": list_personas(session.store), "notes": list(session.notes), "models": models,
+            "read_only": session.store.read_only_reason}   # why it is open for reading only, or None
 
 
 def sensitivity_source(info: Optional[dict[str, Any]]) -> Optional[tuple[Any, Any]]:
@@ -161,6 +164,16 @@ def incomplete_note(missing: int) -> str:
 
 
 PREFS_WHILE_LOADING = "A project is being opened: Preferences opens once it is open"
+READ_ONLY = "read-only project: searching and reading only"
+READ_ONLY_TIP = ("This project is open for reading only: nothing in it can be changed. To change it, "
+                 + READ_ONLY_FIX)
+
+
+def read_only_note(reason: str) -> str:
+    """The notice bar's note on a project open for reading only (``reason``: the store's words,
+    e.g. 'the project folder /x is read-only')."""
+    return (f"{READ_ONLY} ({reason}): importing mail, training a sensitivity model and Preferences are turned off; "
+            f"to change the project, {READ_ONLY_FIX}")
 IMPORT_OTHER_PROJECT = ("These mailboxes were chosen for a project that is no longer open; {name} is open now: "
                         "add them again to import them into it")
 
@@ -322,7 +335,7 @@ class MainWindow(QMainWindow):
         self.tools_menu = t
         t.aboutToShow.connect(self.check_changes)  # personas imported elsewhere enable Train as the menu opens
         self.train_action = self._action(t, "&Train sensitivity model…", self.train_model, QKeySequence("Ctrl+Shift+T"))
-        self.train_action.setStatusTip("Train the current persona's sensitivity classifier on its judged messages")
+        self.train_action.setStatusTip(TRAIN_TIP)
         self.quality_action = self._action(t, "Check model &quality…", self.show_quality)
         self.quality_action.setStatusTip("How good would the current persona's sensitivity model be? "
                                          "Honest cross-validation on its judged messages; nothing is changed")
@@ -394,9 +407,14 @@ class MainWindow(QMainWindow):
         sc("Alt+Right", lambda: self.search_panel.go_page(1))
         sc("Alt+Left", lambda: self.search_panel.go_page(-1))
 
+    @property
+    def _read_only(self) -> bool:
+        """The project shown is open for reading only (a read-only folder, medium or share)."""
+        return bool(self.info and self.info.get("read_only"))
+
     def _set_project_actions(self, enabled: bool) -> None:
         for a in (self.import_action, self.prefs_action):
-            a.setEnabled(enabled)
+            a.setEnabled(enabled and not self._read_only)
         self.search_panel.setEnabled(enabled)
         self._update_train_action()
 
@@ -404,9 +422,12 @@ class MainWindow(QMainWindow):
         """Training needs an open project with personas, and one training at a time; a training,
         a model quality check and an import never overlap."""
         has_personas = bool(self.info and self.info.get("personas"))
+        read_only = self._read_only   # the actions that write are off (and say why in their status tips)
         self.train_action.setEnabled(has_personas and not (self._training or self._checking or self._importing
-                                                           or self._loading > 0))
-        self.import_action.setEnabled(self.info is not None and not (self._training or self._checking))
+                                                           or self._loading > 0 or read_only))
+        self.import_action.setEnabled(self.info is not None and not (self._training or self._checking or read_only))
+        for action, tip in ((self.train_action, TRAIN_TIP), (self.import_action, ""), (self.prefs_action, "")):
+            action.setStatusTip(READ_ONLY_TIP if read_only else tip)
         self.quality_action.setEnabled(has_personas)
         self.cancel_train_action.setEnabled(self._train_task is not None)
         self.cancel_button.setVisible(self._train_task is not None)
@@ -519,7 +540,7 @@ class MainWindow(QMainWindow):
             self._update_train_action()
             self._update_quality_persona()
             if self._loading == 0:
-                self.prefs_action.setEnabled(self.info is not None)
+                self.prefs_action.setEnabled(self.info is not None and not self._read_only)
                 if self._prefs_after_open:  # for the project that did not open: not shown
                     self._prefs_after_open = False
                     if self.message_label.text() == PREFS_WHILE_LOADING:
@@ -543,7 +564,7 @@ class MainWindow(QMainWindow):
     def _project_ready(self, info: dict[str, Any]) -> None:
         self.info = info
         self.state.project_opened(info["root"])
-        self.setWindowTitle(f"{Path(info['root']).name} — SASC Desktop")
+        self.setWindowTitle(f"{Path(info['root']).name}{' (read-only)' if info.get('read_only') else ''} — SASC Desktop")
         self._set_project_actions(True)
         self.search_panel.reset()
         self.doc_view.clear("Search the collection, then open a result to read it here.")
@@ -558,8 +579,12 @@ class MainWindow(QMainWindow):
         notes = info.get("notes") or []
         for note in notes:
             log.warning("opening %s: %s", info["root"], note)
+        if info.get("read_only"):   # said first: what the archivist can do with it at all
+            notes = [read_only_note(info["read_only"])] + notes
         self.notice_bar.show_notes(notes)
-        if notes:
+        if info.get("read_only"):
+            self.flash(f"Opened {info['root']}: {READ_ONLY}", 0)
+        elif notes:
             self.flash(f"Opened {info['root']}, with a note (above the results)", 10000)
         else:
             self.flash(f"Opened {info['root']}", 5000)
@@ -1042,6 +1067,9 @@ class MainWindow(QMainWindow):
     def show_import(self, sources: Optional[list] = None) -> Optional[ImportDialog]:
         if self.info is None:
             return None
+        if self._read_only:
+            self.flash(f"Cannot import mail: {READ_ONLY}", 10000)
+            return None
         if self.import_dialog is None:
             self.import_dialog = ImportDialog(self, self._start_import, Path(self.info["root"]).name,
                                               self.info["root"], self._project_gen)
@@ -1078,9 +1106,11 @@ class MainWindow(QMainWindow):
         the sources were chosen under (the Import window's); sources chosen for a project no
         longer open are refused, never imported into this one."""
         stale = project_gen is not None and project_gen != self._project_gen and self._loading == 0
-        if self._training or self._checking or self._loading > 0 or stale:  # the dialog was open: say why not now
+        read_only = self._read_only and self._loading == 0   # (the Import window was open when it was opened)
+        if self._training or self._checking or self._loading > 0 or stale or read_only:  # say why not now
             why = (IMPORT_WHILE_TRAINING if self._training else IMPORT_WHILE_CHECKING if self._checking
                    else IMPORT_WHILE_LOADING if self._loading > 0
+                   else capitalised(read_only_note(self.info["read_only"])) if read_only
                    else IMPORT_OTHER_PROJECT.format(name=Path(self.info["root"]).name if self.info else "another project"))
 
             def refuse(_progress):
@@ -1135,6 +1165,9 @@ class MainWindow(QMainWindow):
         the message shown (or just asked for), so the sensitivity column and the evidence line
         show the new model. Callbacks arriving after another project was opened do nothing."""
         if self.info is None or self._training or self._checking or self._importing or self._loading > 0:
+            return None
+        if self._read_only:
+            self.flash(f"Cannot train a sensitivity model: {READ_ONLY}", 10000)
             return None
         if not self.info.get("personas"):
             # Personas may have been imported by another program since the window last looked:
@@ -1349,6 +1382,9 @@ class MainWindow(QMainWindow):
             self.flash(PREFS_WHILE_LOADING, 0)
             return None
         if self.info is None:
+            return None
+        if self._read_only:
+            self.flash(f"Preferences cannot be changed: {READ_ONLY}", 10000)
             return None
 
         def ready(info):
