@@ -92,7 +92,7 @@ def _sub_help(parser) -> int:
     return 2
 
 
-_NOTES = ("not_in_project", "changed", "topics_changed", "personas_changed")
+_NOTES = ("not_in_project", "copy_ids", "changed", "topics_changed", "personas_changed")
 
 
 def _print_import(counts: dict, suffix: str = "") -> None:
@@ -102,7 +102,12 @@ def _print_import(counts: dict, suffix: str = "") -> None:
                                                      ("personas_changed", "persona cards")) if counts.get(k)]
     if changed:
         print("changed: " + ", ".join(changed))
-    n = counts.get("not_in_project", 0)
+    copies = counts.get("copy_ids", 0)
+    n = counts.get("not_in_project", 0) - copies
+    if copies:
+        print(f"{copies} judged document id{'s name' if copies != 1 else ' names'} a copy (<Message-ID>~<hash>) this "
+              "project stores under another id: protection applies "
+              f"{'them' if copies != 1 else 'it'} to every document with that Message-ID")
     if n:
         print(f"{n} judged document id{'s match' if n != 1 else ' matches'} no message in this project "
               "(kept: they apply once that mail is ingested)")

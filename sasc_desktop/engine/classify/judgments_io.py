@@ -221,9 +221,19 @@ class _Import:
         return ({d for _, d in self.qrels} | {d for _, _, d in self.sensitivity} | {d for _, d in self.reasons})
 
 
-def _not_in_project(session, doc_ids: set[str]) -> int:
-    present = {r[0] for r in session.store.con.execute("SELECT doc_id FROM messages")}
-    return len(doc_ids - present)
+def _not_in_project(session, doc_ids: set[str]) -> dict[str, int]:
+    """``not_in_project``: the judged ids that name no document; ``copy_ids``: those of them
+    that are a copy's id "<mid>~<hash>" made in another project (its copies came in another
+    order) whose "<mid>" is a stored Message-ID: protection applies them to every document with
+    it (protect.search.judged_sensitive), training to none."""
+    from ..protect.search import copy_id_message_id
+    con = session.store.con
+    present = {r[0] for r in con.execute("SELECT doc_id FROM messages")}
+    missing = doc_ids - present
+    mids = {m for d in missing if (m := copy_id_message_id(d))}
+    stored = {r[0] for r in con.execute("SELECT DISTINCT message_id FROM messages")} & mids if mids else set()
+    return {"not_in_project": len(missing),
+            "copy_ids": sum(1 for d in missing if copy_id_message_id(d) in stored)}
 
 
 def _commit(session, imp: _Import, replace: bool) -> dict[str, int]:
@@ -452,7 +462,7 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
     progress.update(len(steps) + 1, len(steps) + 1, "judgments saved")
     return {"personas": len(imp.personas), "topics": len(imp.topics), "qrels": len(imp.qrels),
             "sensitivity": len(imp.sensitivity), "reasons": sum(len(r) for r in imp.reasons.values()),
-            "not_in_project": _not_in_project(session, imp.doc_ids()), **changed}
+            **_not_in_project(session, imp.doc_ids()), **changed}
 
 
 # ------------------------------------------------------------------------------ Berkeley .cats
@@ -753,7 +763,7 @@ def import_categories(session, folder, progress: Optional[Progress] = None, *, r
     return {"messages": len(merged), "sensitive": sum(lvl for lvl, _, _ in merged.values()), "qrels": len(imp.qrels),
             "topics": len(ENRON_TOPICS), "personas": 1, "without_message": missing_txt,
             "reasons": sum(len(rs) for _, _, rs in merged.values()),
-            "not_in_project": _not_in_project(session, set(merged)), **changed}
+            **_not_in_project(session, set(merged)), **changed}
 
 
 # ------------------------------------------------------------------------------ training labels

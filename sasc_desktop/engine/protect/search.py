@@ -28,12 +28,13 @@ SAFETY: :func:`finalize` is the one place at the end of the pipeline that remove
 document a person has judged sensitive for the persona; nothing else can put a document into
 the searcher's list after it. What "judged sensitive" means is :func:`judged_sensitive` (a level
 >= 1 under any topic or a stated reason, on the document or on ANY document sharing its
-Message-ID, or, for a message without one, on a copy of it stored apart: :func:`content_twins`),
+Message-ID, or on a copy of it stored apart, whatever its Message-ID: :func:`content_twins`),
 the one rule every consumer calls.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 import zlib
@@ -93,9 +94,11 @@ def judged_sensitive(session, persona: str) -> set[str]:
       does not merge (a mailing-list copy with a ``[staff]`` subject prefix is stored as
       ``<mid>~<hash>``) are the same words, and a judgment on a Message-ID not (yet) stored
       covers every document with that Message-ID; or
-    - it has no Message-ID and a copy of it stored as another document (:func:`content_twins`:
-      a project ingested before copies differing in transit headers were merged) is judged so
-      by the rules above.
+    - it is a copy of a message judged so by the rules above, stored as another document
+      (:func:`content_twins`: the same message as written apart from its Message-ID and what
+      mailboxes and the mail system add), or such a copy's copies by Message-ID; or
+    - a judged id of the form ``<mid>~<hash>`` that names no document here (a copy's id made in
+      another project, where the copies came in another order) stands for Message-ID ``<mid>``.
     "I don't know" (-1) and 0 are not sensitive. The set holds the judged ids themselves
     (stored or not), the Message-IDs they stand for, every stored document with one of those
     Message-IDs, and those documents' twins."""
@@ -106,28 +109,67 @@ def judged_sensitive(session, persona: str) -> set[str]:
     if not judged:
         return set()
     ids = sorted(judged)
-    keys = set(judged)                                    # an id not stored stands for its Message-ID
+    # an id not stored stands for its Message-ID: the id itself, or a copy's "<mid>~<hash>" (made in
+    # another project, whose import order gave that copy the suffix) its "<mid>"
+    keys = set(judged) | {m for m in map(copy_id_message_id, judged) if m}
     for chunk in _chunks(ids):
         marks = ",".join("?" * len(chunk))
         keys.update(m for (m,) in con.execute(f"SELECT message_id FROM messages WHERE doc_id IN ({marks})", chunk))
     out = judged | keys
-    synthetic: list[int] = []                              # their row ids, for those without a Message-ID
+    rows: list[int] = []
     for chunk in _chunks(sorted(keys)):
         marks = ",".join("?" * len(chunk))
-        for d, row_id, is_synthetic in con.execute(
-                f"SELECT doc_id, id, synthetic_id FROM messages WHERE message_id IN ({marks})", chunk):
+        for d, row_id in con.execute(f"SELECT doc_id, id FROM messages WHERE message_id IN ({marks})", chunk):
             out.add(d)
-            if is_synthetic:
-                synthetic.append(row_id)
-    out.update(doc for twins in content_twins(con, synthetic).values() for doc, _ in twins)
+            rows.append(row_id)
+    twins = content_twins(con, rows)
+    # a twin's own Message-ID is covered too (its other copies: a list copy "<mid>~<hash>")
+    twin_keys = {m for ts in twins.values() for _, m in ts} - keys
+    out.update(doc for ts in twins.values() for doc, _ in ts)
+    for chunk in _chunks(sorted(twin_keys)):
+        marks = ",".join("?" * len(chunk))
+        out.update(d for (d,) in con.execute(f"SELECT doc_id FROM messages WHERE message_id IN ({marks})", chunk))
+    return out
+
+
+_COPY_ID = re.compile(r"(.+)~[0-9a-f]{10}")
+
+
+def copy_id_message_id(doc_id: str) -> Optional[str]:
+    """The Message-ID a copy's document id ``<mid>~<10 hex digits>`` (a copy with the Message-ID
+    of a message stored before it: ingest's ``document_id``) stands for, else None."""
+    m = _COPY_ID.fullmatch(doc_id)
+    return m.group(1) if m else None
+
+
+def _copy_id_judgments(con, persona: str) -> set[str]:
+    """The Message-IDs named by the persona's judged-sensitive ids of the form ``<mid>~<hash>``
+    (see :func:`copy_id_message_id`): such an id made in another project may name no document
+    here, and must still cover every copy with its Message-ID. Kept until the database changes."""
+    key = (id(con), persona)
+    state = (con.execute("PRAGMA data_version").fetchone()[0], con.total_changes)
+    with _FINGERPRINTS_LOCK:
+        hit = _COPY_IDS.get(key)
+    if hit is not None and hit[0] is con and hit[1] == state:
+        return hit[2]
+    glob = "*~" + "[0-9a-f]" * 10
+    ids = con.execute("SELECT doc_id FROM sensitivity WHERE persona = ? AND level > 0 AND doc_id GLOB ? "
+                      "UNION SELECT doc_id FROM sensitivity_reasons WHERE persona = ? AND doc_id GLOB ?",
+                      (persona, glob, persona, glob)).fetchall()
+    out = {m for (d,) in ids if (m := copy_id_message_id(d))}
+    with _FINGERPRINTS_LOCK:
+        if len(_COPY_IDS) >= 64:
+            _COPY_IDS.pop(next(iter(_COPY_IDS)))
+        _COPY_IDS[key] = (con, state, out)
     return out
 
 
 def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set[str]:
     """``judged_sensitive(session, persona) & set(doc_ids)``, by index lookups only (protected
     search stays interactive at any project size): the candidates' Message-IDs (the doc_id
-    index), every document sharing one (the message_id index), then those documents'
-    judgments (primary-key lookups per (topic, document) and (persona, document))."""
+    index), every document sharing one (the message_id index), those documents' twins (the
+    (subject_norm, ts) index) and the documents sharing the twins' Message-IDs, then those
+    documents' judgments (primary-key lookups per (topic, document) and (persona, document))."""
     doc_ids = list(dict.fromkeys(doc_ids))
     if not doc_ids:
         return set()
@@ -137,25 +179,34 @@ def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set
     if not topics and not has_reasons:
         return set()
     key = {d: d for d in doc_ids}                         # a candidate not stored: its id is its Message-ID
-    synthetic: dict[int, str] = {}                        # row id -> doc_id of the stored candidates without one
     for chunk in _chunks(doc_ids):
         marks = ",".join("?" * len(chunk))
-        for d, m, row_id, is_synthetic in con.execute(
-                f"SELECT doc_id, message_id, id, synthetic_id FROM messages WHERE doc_id IN ({marks})", chunk):
-            key[d] = m
-            if is_synthetic:
-                synthetic[row_id] = d
-    # a candidate's Message-IDs: its own and its twins' (its copies stored as other documents)
-    keys: dict[str, set[str]] = {d: {key[d]} for d in doc_ids}
-    for row_id, twins in content_twins(con, list(synthetic)).items():
-        keys[synthetic[row_id]].update(m for _, m in twins)
-    related: dict[str, set[str]] = {k: {k} for ks in keys.values() for k in ks}   # Message-ID -> ids that stand for it
-    for chunk in _chunks(sorted(related)):
-        marks = ",".join("?" * len(chunk))
-        for d, m in con.execute(f"SELECT doc_id, message_id FROM messages WHERE message_id IN ({marks})", chunk):
-            related[m].add(d)
+        key.update(con.execute(f"SELECT doc_id, message_id FROM messages WHERE doc_id IN ({marks})", chunk))
+    # Message-ID -> the ids that stand for it (itself, the documents with it), found for the
+    # candidates' Message-IDs, then for their documents' twins' (the same path as
+    # judged_sensitive's, the other way: judged -> Message-ID -> twin -> Message-ID -> candidate)
+    related: dict[str, set[str]] = {}
+    twin_mids: dict[str, set[str]] = {}                  # a Message-ID -> its documents' twins' Message-IDs
+
+    def expand(mids) -> dict[int, str]:
+        rows: dict[int, str] = {}
+        new = sorted(m for m in mids if m not in related)
+        for m in new:
+            related[m] = {m}
+        for chunk in _chunks(new):
+            marks = ",".join("?" * len(chunk))
+            for d, m, row_id in con.execute(
+                    f"SELECT doc_id, message_id, id FROM messages WHERE message_id IN ({marks})", chunk):
+                related[m].add(d)
+                rows[row_id] = m
+        return rows
+    rows = expand(set(key.values()))
     for d in doc_ids:
         related[key[d]].add(d)
+    for row_id, twins in content_twins(con, list(rows)).items():
+        twin_mids.setdefault(rows[row_id], set()).update(m for _, m in twins)
+    expand({m for ms in twin_mids.values() for m in ms})
+    keys: dict[str, set[str]] = {d: {key[d]} | twin_mids.get(key[d], set()) for d in doc_ids}
     every = sorted(set().union(*related.values()))
     judged: set[str] = set()
     tmarks = ",".join("?" * len(topics))
@@ -169,42 +220,46 @@ def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set
             judged.update(d for (d,) in con.execute(
                 f"SELECT DISTINCT doc_id FROM sensitivity_reasons WHERE persona = ? AND doc_id IN ({marks})",
                 [persona, *chunk]))
-    if not judged:
-        return set()
-    hit = {m for m, ids in related.items() if ids & judged}
+    hit = {m for m, ids in related.items() if ids & judged} | (set(related) & _copy_id_judgments(con, persona))
     return {d for d in doc_ids if keys[d] & hit}
 
 
 def content_twins(con, row_ids: Sequence[int]) -> dict[int, list[tuple[str, str]]]:
-    """The twins of stored documents without a Message-ID (``row_ids``: their row ids): for
-    each that has any, the (doc_id, message_id) of the other documents
-    without a Message-ID whose stored bytes have its content digest
-    (:func:`..ingest.parse.content_digest`, the current rule: without what a mailbox adds or
-    the mail system adds on the way). Ingest merges such copies into one document; a project
-    ingested under an earlier rule may hold them apart (the sender's Sent copy and a
-    recipient's Inbox copy with its Received, Return-Path, Delivered-To...), and a judgment on
-    one must cover the other. A twin has the subject and date (both in the digest): found by
-    the (subject_norm, ts) index, stored bytes read only for such a pair (rare)."""
-    from ..ingest.parse import content_digest
+    """The twins of stored documents (``row_ids``: their row ids): for each that has any, the
+    (doc_id, message_id) of the other documents whose stored bytes are the same message as
+    written apart from its Message-ID (:func:`twin_digest`). Ingest merges copies with one
+    Message-ID, or none, that differ only in what mailboxes and the mail system add; it keeps
+    apart copies that differ in the Message-ID itself: a server that adds one on the way (the
+    sender's Sent copy has none, the recipient's Inbox copy has one), an export that renumbers
+    (enron-categories-dev holds 10 such groups), and projects ingested under an earlier rule.
+    A judgment on one must cover the others. A twin has the subject and date (both in the
+    digest): found by the (subject_norm, ts) index, stored bytes read only for such a pair."""
     out: dict[int, list[tuple[str, str]]] = {}
     pairs: list[tuple[int, int, str, str]] = []
     for chunk in _chunks(sorted(set(row_ids))):
         marks = ",".join("?" * len(chunk))
         pairs.extend(con.execute(
             "SELECT c.id, o.id, o.doc_id, o.message_id FROM messages c JOIN messages o ON o.subject_norm = c.subject_norm "
-            f"AND o.ts IS c.ts AND o.synthetic_id = 1 AND o.id <> c.id WHERE c.id IN ({marks}) AND c.synthetic_id = 1",
-            chunk))
+            f"AND o.ts IS c.ts AND o.id <> c.id WHERE c.id IN ({marks})", chunk))
     digests: dict[int, Optional[str]] = {}
 
     def digest(row_id: int) -> Optional[str]:
         if row_id not in digests:
             data = con.execute("SELECT data FROM raw WHERE message = ?", (row_id,)).fetchone()
-            digests[row_id] = None if data is None else content_digest(zlib.decompress(data[0]))
+            digests[row_id] = None if data is None else twin_digest(zlib.decompress(data[0]))
         return digests[row_id]
     for row_id, other, doc_id, message_id in pairs:
         if digest(row_id) is not None and digest(row_id) == digest(other):
             out.setdefault(row_id, []).append((doc_id, message_id))
     return out
+
+
+def twin_digest(raw: bytes) -> str:
+    """:func:`..ingest.parse.content_digest` with the Message-ID left out too: the same for two
+    copies of a message that differ only in their Message-ID and what mailboxes and the mail
+    system add."""
+    from ..ingest.parse import content_digest, ignored_header
+    return content_digest(raw, ignored=lambda name: name.lower() == b"message-id" or ignored_header(name))
 
 
 def finalize(ranked_doc_ids: Sequence[str], n_show: int, never_show: set[str], offset: int = 0) -> list[str]:
@@ -246,6 +301,7 @@ _FINGERPRINT_PARTS = (
 )
 _FINGERPRINTS: dict[tuple, tuple] = {}      # (database, persona, connection id) -> (connection, state, fingerprint)
 _FINGERPRINTS_LOCK = threading.Lock()
+_COPY_IDS: dict[tuple, tuple] = {}         # (connection id, persona) -> (connection, state, Message-IDs)
 
 
 def judgments_fingerprint(session, persona: str) -> dict:

@@ -126,7 +126,7 @@ def test_a_reasons_only_import_gives_a_new_persona_a_card_as_sensitivity_lines_d
     reasons.write_text("".join(f"m{i}@corp.com\tzed\tlegal\n" for i in (0, 3, 6)))
     assert sasc(["judgments", "import", root, "--reasons", str(reasons), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"personas": 1, "topics": 0, "qrels": 0, "sensitivity": 0,
-                                                   "reasons": 3, "not_in_project": 0, "changed": 0,
+                                                   "reasons": 3, "not_in_project": 0, "copy_ids": 0, "changed": 0,
                                                    "topics_changed": 0, "personas_changed": 0}
     assert sasc(["personas", root]) == 0
     assert capsys.readouterr().out == "p1\tPersona One\nzed\tzed\n"

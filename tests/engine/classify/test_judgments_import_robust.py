@@ -79,7 +79,7 @@ def test_1_copies_and_shared_message_ids_merge_per_doc_id(tmp_path):
     assert s.store.con.execute("SELECT COUNT(*) FROM copies").fetchone()[0] == 3
     counts = import_categories(s, mail)
     assert counts == {"messages": 2, "sensitive": 1, "qrels": 26, "topics": 13, "personas": 1, "without_message": 0,
-                      "reasons": 1, "not_in_project": 0, "changed": 0, "topics_changed": 0, "personas_changed": 0}
+                      "reasons": 1, "not_in_project": 0, "copy_ids": 0, "changed": 0, "topics_changed": 0, "personas_changed": 0}
     assert J.sensitivity(s.store, DANA) == {"m1@x": 1, other_id: 0}
     assert sensitivity_reasons(s, DANA) == {"m1@x": ["secrecy"]}
     assert training_labels(s, DANA) == {"m1@x": 1, other_id: 0}
@@ -133,7 +133,7 @@ def test_2_byte_order_marks_are_ignored_everywhere(tmp_path):
     cards = _write(tmp_path / "p.json", bom + json.dumps([{"id": "dana-whitfield", "name": "Dana"}]).encode())
     reasons = _write(tmp_path / "r.tsv", bom + b"docid\tpersona\treason\nm1@x\tdana-whitfield\tsecrecy\n")
     counts = import_judgments(s, qrels, sens, topics, cards, reasons)
-    assert counts == {"personas": 1, "topics": 1, "qrels": 1, "sensitivity": 1, "reasons": 1, "not_in_project": 0,
+    assert counts == {"personas": 1, "topics": 1, "qrels": 1, "sensitivity": 1, "reasons": 1, "not_in_project": 0, "copy_ids": 0,
                       "changed": 0, "topics_changed": 0, "personas_changed": 0}
     assert _snapshot(s) == {
         "qrels": [("1", "m1@x", 2, str(qrels))],

@@ -67,7 +67,7 @@ def test_reasons_file(tmp_path):
     s = Session.create(tmp_path / "proj")
     # p1 and p2 have no card yet: each gets a minimal one, as personas a sensitivity file names do
     assert import_judgments(s, reasons_path=f) == {"personas": 2, "topics": 0, "qrels": 0, "sensitivity": 0, "reasons": 3,
-                                                   "not_in_project": 2, "changed": 0, "topics_changed": 0,
+                                                   "not_in_project": 2, "copy_ids": 0, "changed": 0, "topics_changed": 0,
                                                    "personas_changed": 0}
     assert s.personas() == [{"id": "p1", "name": "p1"}, {"id": "p2", "name": "p2"}]
     assert sensitivity_reasons(s, "p1") == {"m1@x": ["3", "5"]}

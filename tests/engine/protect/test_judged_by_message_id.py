@@ -91,12 +91,19 @@ def test_the_fixture_keeps_copies_apart_as_ingest_does(shared_ids):
 
 
 def _oracle(rows: dict[str, str], levels, reasons, persona: str, candidates) -> set[str]:
-    """Brute force: an id stands for its stored Message-ID (an id not stored, for itself); a
-    candidate is judged sensitive when any id standing for its Message-ID has a level >= 1 (any
-    topic) or a reason, for the persona."""
+    """Brute force: an id stands for its stored Message-ID (an id not stored, for itself, and a
+    copy's id "<mid>~<10 hex digits>" not stored for "<mid>" too); a candidate is judged
+    sensitive when any id standing for its Message-ID has a level >= 1 (any topic) or a reason,
+    for the persona."""
     judged = {d for p, _, d, lvl in levels if p == persona and lvl > 0} | {d for p, d, _ in reasons if p == persona}
-    key = lambda d: rows.get(d, d)                                 # noqa: E731
-    return {c for c in candidates if any(key(j) == key(c) for j in judged)}
+
+    def stands_for(d):
+        if d in rows:
+            return {rows[d]}
+        mid, _, suffix = d.rpartition("~")
+        copy = bool(mid) and len(suffix) == 10 and all(ch in "0123456789abcdef" for ch in suffix)
+        return {d, mid} if copy else {d}
+    return {c for c in candidates if any(rows.get(c, c) in stands_for(j) for j in judged)}
 
 
 @settings(max_examples=60, deadline=None)
