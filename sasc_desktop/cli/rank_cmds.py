@@ -80,9 +80,11 @@ def register(sub) -> None:
     search = sub.choices.get("search")
     if search is not None:
         search.add_argument("--show-withheld", action="store_true",
-                            help="with --protect, for the archivist: also say how many candidates a person judged "
-                                 "sensitive were withheld (left out by default: for a narrow query it tells a "
-                                 "searcher that sensitive mail on it exists)")
+                            help="with --protect, for the archivist: also list the documents held back for review "
+                                 "as too uncertain, and say how many candidates a person judged sensitive were "
+                                 "withheld (left out by default: their subjects, or for a narrow query their mere "
+                                 "number, tell a searcher what is kept from them; --json always gives held_back, "
+                                 "for the review queue)")
         search.add_argument("--depth", type=_int_at_least(1), default=None, metavar="N",
                             help="with --protect: how many of the query's first matches are ranked (default 500); "
                                  "the list is made of those, so a deeper one reaches more and takes longer")
@@ -156,8 +158,9 @@ def cmd_protected_search(args) -> int:
     if args.json:
         print_json(result)
         return 0
-    print(f"{len(result['hits'])} shown, {len(result['held_back'])} held back for review "
-          f"({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
+    # (the searcher's view: what is shown; what is held back, and why, is the archivist's)
+    held = f", {len(result['held_back'])} held back for review" if show_withheld else ""
+    print(f"{len(result['hits'])} shown{held} ({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
     if show_withheld:
         print(f"withheld as judged sensitive: {result['withheld_judged_sensitive']} of {result['candidates']} candidates "
               f"(the query matches {result['matches']})")
@@ -165,7 +168,7 @@ def cmd_protected_search(args) -> int:
         # (the sender's text: its control characters escaped, so one hit stays one line)
         print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {cell(h['date'], 10)}  "
               f"{cell(h['sender'], 26)}  {cell(h['subject'], 56).rstrip()}")
-    if result["held_back"]:
+    if show_withheld and result["held_back"]:
         print("held back (uncertain):")
         for h in result["held_back"]:
             print(f"      p={h['p_sensitive']:.2f}  {one_line(h['doc_id'])}  {cell(h['subject'], 60).rstrip()}")

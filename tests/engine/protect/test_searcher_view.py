@@ -44,7 +44,7 @@ def test_the_searcher_is_not_told_that_judged_sensitive_mail_exists(demo_copy, t
     assert "withheld_judged_sensitive" not in res and "candidates" not in res
     assert sasc(search) == 0
     out = capsys.readouterr().out
-    assert out.startswith("0 shown, 0 held back for review (") and "withheld" not in out and "candidate" not in out
+    assert out.startswith("0 shown (") and "withheld" not in out and "candidate" not in out and "held back" not in out
     # the archivist asks for them
     assert sasc(search + ["--json", "--show-withheld"]) == 0
     res = json.loads(capsys.readouterr().out)
@@ -58,7 +58,8 @@ def test_the_flag_is_documented_in_search_help(capsys):
         sasc(["search", "--help"])
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "--show-withheld with --protect, for the archivist: also say how many candidates a person judged" in text
+    assert ("--show-withheld with --protect, for the archivist: also list the documents held back for review as too "
+            "uncertain, and say how many candidates a person judged sensitive were withheld") in text
 
 
 def test_the_facade_gives_the_counts_only_when_asked(demo_copy, tmp_path):
@@ -69,3 +70,33 @@ def test_the_facade_gives_the_counts_only_when_asked(demo_copy, tmp_path):
         assert res["hits"] == [] and "withheld_judged_sensitive" not in res and "candidates" not in res
         res = s.protected_search("zanzibar", PERSONA, approach="relevance", show_withheld=True)
         assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"]) == ([], 1, 1)
+
+
+def test_held_back_documents_are_listed_for_the_archivist_only(demo_copy, capsys):
+    """The plain listing showed every searcher "held back (uncertain):" with each document's id
+    and subject, also those the prefilter had just removed as predicted sensitive."""
+    from sasc_desktop.engine.session import Session
+    with Session.open(demo_copy) as s:
+        subjects = [r[0] for r in s.store.con.execute("SELECT DISTINCT subject FROM messages ORDER BY id LIMIT 60")]
+        found = None
+        for subject in subjects:
+            words = " ".join(w for w in subject.split() if w.isalpha())
+            if words:
+                res = s.protected_search(words, PERSONA, approach="prefilter", k=10)
+                if res["held_back"]:
+                    found = (words, res["held_back"])
+                    break
+    assert found, "no demo query with held-back documents"
+    words, held = found
+    root = str(demo_copy)
+    search = ["search", root, words, "--protect", "prefilter", "--persona", PERSONA]
+    assert sasc(search) == 0
+    out = capsys.readouterr().out
+    assert "held back" not in out and all(h["doc_id"] not in out for h in held)
+    assert sasc(search + ["--show-withheld"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{lines[0].split()[0]} shown, {len(held)} held back for review (")
+    assert "held back (uncertain):" in lines
+    assert all(any(h["doc_id"] in line for line in lines) for h in held)
+    assert sasc(search + ["--json"]) == 0                     # (the review queue's: always in the JSON)
+    assert [h["doc_id"] for h in json.loads(capsys.readouterr().out)["held_back"]] == [h["doc_id"] for h in held]
