@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         # (Inside: building the parser imports the engine, seconds on a cold start, and a
         # Ctrl+C then must end the command as one at any other moment does.)
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = parser.parse_args(dash_query(parser, list(sys.argv[1:] if argv is None else argv)))
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
@@ -76,6 +76,32 @@ def main(argv: list[str] | None = None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def dash_query(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """``argv`` with a search query that starts with '-' (``-budget``: mail without the word)
+    kept a query: argparse takes any such word for an option ("the following arguments are
+    required: query"). Only for ``search``: a word starting with '-' that is none of its options
+    and no option's value gets a leading space, which the query parser ignores."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if not argv or sub is None or argv[0] != "search" or "search" not in sub.choices:
+        return argv
+    options = sub.choices["search"]._option_string_actions
+    out, takes_value = argv[:1], False
+    for arg in argv[1:]:
+        if takes_value:
+            takes_value = False
+        elif arg == "--":
+            out += argv[len(out):]
+            break
+        elif arg.startswith("-") and len(arg) > 1:
+            action = options.get(arg.split("=", 1)[0] if arg.startswith("--") else arg)
+            if action is None:
+                arg = " " + arg
+            else:
+                takes_value = action.nargs != 0 and "=" not in arg
+        out.append(arg)
+    return out
 
 
 if __name__ == "__main__":
