@@ -139,6 +139,12 @@ def check_settings(values: dict[str, Any], personas: Optional[Iterable[str]] = N
             raise InputError(f"internal_domains: {', '.join(map(repr, bad))} "
                              f"{'is not a domain name' if len(bad) == 1 else 'are not domain names'} "
                              '(e.g. "corp.com")')
+        # (DNS: a label has at most 63 characters, a name at most 253; no mail can come from longer)
+        long_ = [d for d in clean if len(ascii_domain(d)) > 253 or any(len(p) > 63 for p in ascii_domain(d).split("."))]
+        if long_:
+            shown = ", ".join(repr(d if len(d) <= 40 else d[:37] + "...") for d in long_)
+            raise InputError(f"internal_domains: {shown} {'is' if len(long_) == 1 else 'are'} too long for a domain name "
+                             "(each part between dots has at most 63 characters, the whole name at most 253)")
         values["internal_domains"] = clean or None  # none given: inferred
     return values
 

@@ -59,3 +59,17 @@ def test_the_cli_refuses_and_stores_nothing(project, capsys):
         assert capsys.readouterr().err.startswith("sasc: error: ")
     assert sasc(["settings", str(project)]) == 0
     assert json.loads(capsys.readouterr().out) == {**DEFAULT_SETTINGS, "field_weights": DEFAULT_SETTINGS["field_weights"]}
+
+
+def test_a_domain_too_long_for_the_dns_is_refused():
+    """A label of more than 63 characters or a name of more than 253 was stored as an internal
+    domain (no mail can come from one)."""
+    label63, label64 = "a" * 63, "a" * 64
+    assert check_settings({"internal_domains": [f"{label63}.com"]})["internal_domains"] == [f"{label63}.com"]
+    with pytest.raises(InputError, match=r"internal_domains: 'a{37}\.\.\.' is too long for a domain name \(each part "
+                                         r"between dots has at most 63 characters, the whole name at most 253\)"):
+        check_settings({"internal_domains": [f"{label64}.com"]})
+    name253 = ".".join([label63] * 3 + ["b" * 61])            # 63*3 + 61 + 3 dots = 253
+    assert len(name253) == 253 and check_settings({"internal_domains": [name253]})["internal_domains"] == [name253]
+    with pytest.raises(InputError, match="too long for a domain name"):
+        check_settings({"internal_domains": [name253 + "b"]})
