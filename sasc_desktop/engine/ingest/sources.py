@@ -383,5 +383,5 @@ def iter_pst(path: Path) -> Iterator[RawItem]:
         for p, k, folder in _walk_files(Path(tmp)):
             items = iter_mbox(p, folder or p.stem) if k == "mbox" else iter([_read(p, folder)])
             for item in items:
-                local = item.location.replace(str(p), f"{path}!{p.relative_to(tmp)}")
+                local = item.location.replace(path_text(p), f"{path}!{p.relative_to(tmp)}")
                 yield RawItem(local, item.folder, item.data, item.error)

@@ -94,3 +94,23 @@ def test_unreadable_entries_with_latin1_names_are_skipped_with_their_names_escap
             (f"{mail}/caf\\xe9.eml", "no email headers: the first line is not a 'Name: value' header"),
             (f"{mail}/l\\xefnk.eml", "symbolic link, not followed (it may lead outside the source, or in a loop)")]
         assert sorted(d["source"] for d in s.skipped()) == [f"{mail}/caf\\xe9.eml", f"{mail}/l\\xefnk.eml"]
+
+
+def test_a_pst_and_its_folders_with_latin1_names(tmp_path, monkeypatch):
+    # A stand-in for readpst (readpst -q -r -o DIR FILE: $4 is DIR) writing a folder whose name
+    # is not valid UTF-8: its messages' locations name the PST and that folder, escaped.
+    converted = tmp_path / "converted.mbox"
+    converted.write_bytes(mbox([msg("from the pst", "in a folder", message_id="<p1@x>")]))
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    (bin_ / "readpst").write_text(f"#!/bin/sh\nd=\"$4/Bo$(printf '\\356')te\"\nmkdir -p \"$d\" && cp \"{converted}\" \"$d/mbox\"\n")
+    (bin_ / "readpst").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    pst = latin1(tmp_path, b"r\xe9sum\xe9.pst")
+    pst.write_bytes(b"!BDN" + b"\x00" * 60)
+    with Session.create(tmp_path / "p") as s:
+        r = s.ingest([pst], workers=0)
+        assert (r.ingested, r.skipped) == (1, [])
+        assert [tuple(x) for x in s.store.con.execute("SELECT location, folder FROM messages")] == [
+            (f"{tmp_path}/r\\xe9sum\\xe9.pst!Bo\\xeete/mbox#1", "Bo\\xeete")]
+        assert [x[0] for x in s.store.con.execute("SELECT path FROM sources")] == [f"{tmp_path}/r\\xe9sum\\xe9.pst"]
