@@ -198,7 +198,7 @@ def learned_probabilities(session, persona: str, train_doc_ids: Sequence[str], d
 
 def crossfit_probabilities(session, persona: str, base, prob: np.ndarray, train_docs: Sequence[str],
                            test_docs: set, other_topics: np.ndarray, k: int, seed: int,
-                           classifier_opts: Optional[dict] = None) -> np.ndarray:
+                           classifier_opts: Optional[dict] = None, skip_unfittable: bool = False) -> np.ndarray:
     """Out-of-fold probabilities for the training and validation topics' candidates.
 
     The classifier that scores the test topics is trained on every non-test document, so its
@@ -206,7 +206,8 @@ def crossfit_probabilities(session, persona: str, base, prob: np.ndarray, train_
     trained on them learns to trust the probability more than it deserves at test time. Here the
     non-test topics are split into ``k`` groups; each group's candidates are scored by a model
     trained without them (and, as always, without the test fold's documents). Test-topic
-    probabilities are unchanged."""
+    probabilities are unchanged. ``skip_unfittable``: a group whose training documents lack a
+    class (InputError from the classifier) keeps the probabilities given, instead of failing."""
     out = np.array(prob, float)
     groups = [np.sort(g) for g in np.array_split(np.random.default_rng(seed).permutation(other_topics), k)]
     done: set = set(test_docs)
@@ -219,7 +220,12 @@ def crossfit_probabilities(session, persona: str, base, prob: np.ndarray, train_
             continue
         tr = [d for d in train_docs if d not in held]
         held_list = sorted(held)
-        p = learned_probabilities(session, persona, tr, held_list, **(classifier_opts or {}))
+        try:
+            p = learned_probabilities(session, persona, tr, held_list, **(classifier_opts or {}))
+        except InputError:
+            if not skip_unfittable:
+                raise
+            continue
         lookup = dict(zip(held_list, p))
         for i, d in enumerate(base.doc_ids):
             if d in lookup and d not in done:
@@ -264,8 +270,7 @@ def approach_lists(approach: str, ranker_factory: Callable, train, valid, test, 
         scores = model.predict(test.X[:, cols])
         return _topic_lists(test, scores, safe_test), scores, model, cols
     if approach == "demote":
-        model, cols = fit("demote", train.with_labels(train.rel * (train.sens <= 0)),   # -1: don't know, kept
-                          valid.with_labels(valid.rel * (valid.sens <= 0)), rel_cols, rel_objective)
+        model, cols = fit("demote", train.demoted(), valid.demoted(), rel_cols, rel_objective)
         scores = model.predict(test.X[:, cols])
         return _topic_lists(test, scores), scores, model, cols
     if approach in ("joint", "joint_postfilter"):

@@ -435,7 +435,8 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
                                       "relevance judgments (qrels) first")
     else:
         base, meta, _ = build_dataset(session, persona, depth=depth, progress=progress)
-        data = with_sensitivity(base, _probabilities(session, persona, list(base.doc_ids)), meta)
+        prob = _training_probabilities(session, persona, base, _probabilities(session, persona, list(base.doc_ids)))
+        data = with_sensitivity(base, prob, meta)
         rel_cols = list(range(base.X.shape[1]))
         factory = lambda obj: make_ranker(ranker, objective=obj, **(ranker_params or {}))  # noqa: E731
         if data.n_topics >= MIN_VALIDATION_TOPICS:
@@ -457,7 +458,7 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
             if approach == "prefilter":
                 data = data.select_rows(data.prob < THRESHOLD)
             if approach == "demote":
-                data = data.with_labels(data.rel * (data.sens <= 0))   # -1 ("I don't know") keeps its relevance
+                data = data.demoted()   # (-1, "I don't know", keeps its relevance)
             model = factory(objective if joint else f"nDCG@{k}").fit(data.with_columns(cols), None)
             payload["cutoff_problem"] = (f"it is learned on validation topics, which needs at least "
                                          f"{MIN_VALIDATION_TOPICS} judged topics (the project has {data.n_topics})")
@@ -471,6 +472,30 @@ def _train(session, persona: str, approach: str, ranker: str, objective: str, de
     every = payload["threshold_value"] is not None and payload["threshold_value"] == float("-inf")
     return {k_: v for k_, v in payload.items() if k_ != "model"} | {"path": str(path),
                                                                     "threshold_every_document": every}
+
+
+CROSSFIT_GROUPS = 5   # topic groups whose candidates are scored by a classifier trained without them
+
+
+def _training_probabilities(session, persona: str, base, prob: np.ndarray) -> np.ndarray:
+    """The classifier probabilities a ranker learns from: out of fold. The persona's classifier
+    was trained on every judged document, so its probabilities for the judged candidates are
+    nearly their labels (demo, 400 messages: ROC AUC 0.999 in sample, 0.765 out of fold), and a
+    ranker trained on them learns to trust ``sens_prob`` far more than it deserves on the
+    unjudged mail it ranks at search time. The topics are split into CROSSFIT_GROUPS groups;
+    each group's candidates are scored by a model of the same kind and C trained without them
+    (evaluate.experiment.crossfit_probabilities). A group whose training set lacks a class
+    keeps the model's probabilities."""
+    from ..classify import load_model
+    from ..evaluate.experiment import crossfit_probabilities
+    from ..project import judgments as J
+    if base.n_topics < 2:
+        return prob
+    model = load_model(session, persona)
+    opts = {"kind": model.kind, "Cs": tuple(sorted(set(getattr(model, "C_", {}).values()))) or model.Cs}
+    judged = list(J.sensitivity(session.store, persona))
+    return crossfit_probabilities(session, persona, base, prob, judged, set(), np.arange(base.n_topics),
+                                  min(CROSSFIT_GROUPS, base.n_topics), 0, opts, skip_unfittable=True)
 
 
 def _mean_defined(result) -> float:

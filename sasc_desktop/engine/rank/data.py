@@ -108,6 +108,13 @@ class RankData:
     def with_labels(self, rel: np.ndarray) -> "RankData":
         return replace(self, rel=np.asarray(rel, np.int64))
 
+    def demoted(self) -> "RankData":
+        """The "demote" approach's data: a sensitive document (level >= 1; -1, "I don't know",
+        keeps its grade) is not relevant, among the candidates and in each topic's pool, so a
+        measure's ideal ranking (nDCG's normaliser) is the best one by the demoted grades."""
+        return replace(self, rel=np.asarray(self.rel * (self.sens <= 0), np.int64),
+                       pool_rel=tuple(np.asarray(r) * (np.asarray(s) <= 0) for r, s in zip(self.pool_rel, self.pool_sens)))
+
 
 @dataclass
 class Evaluator:

@@ -65,12 +65,16 @@ class Ranker:
         self.feature_names_ = tuple(train.feature_names)
 
     @staticmethod
-    def _validation(valid: Optional[RankData]) -> Optional[RankData]:
+    def _validation(valid: Optional[RankData], measure) -> Optional[RankData]:
         """The validation data to pick a model with, or None when there is none to learn from:
-        no validation data, no validation topic, or no candidate row in any of them (every
+        no validation data, no validation topic, no candidate row in any of them (every
         model's lists are then the same empty lists: it tells nothing, e.g. a prefilter that
-        predicted every validation candidate sensitive)."""
+        predicted every validation candidate sensitive), or no topic on which ``measure`` is
+        defined (nCS-DCG with nothing relevant and nothing sensitive: every model scores the
+        same 0, and LambdaMART kept its first tree, AdaRank its first round)."""
         if valid is None or not valid.n_topics or len(valid.rel) == 0:
+            return None
+        if not Evaluator(measure, valid).defined.any():
             return None
         return valid
 
@@ -229,7 +233,7 @@ class CoordinateAscent(Ranker):
                 results = list(ex.map(_ca_restart, jobs))
         else:
             results = [_ca_restart(j) for j in jobs]
-        valid = self._validation(valid)
+        valid = self._validation(valid, parse_measure(self.objective))
         if valid is not None:
             vev = Evaluator(parse_measure(self.objective), valid)
             Zv = self._norm(valid.X)
@@ -305,7 +309,7 @@ class AdaRank(Ranker):
         perf = scale(raw)
         w = np.zeros(Z.shape[1])
         used = np.zeros(Z.shape[1], int)
-        valid = self._validation(valid)
+        valid = self._validation(valid, m)
         vev = Evaluator(m, valid) if valid is not None else None
         Zv = self._norm(valid.X) if vev else None
         history, best_score, best_w = [], -np.inf, w.copy()
@@ -387,7 +391,7 @@ class LambdaMART(Ranker):
         ev = Evaluator(m, train)
         F = np.zeros(len(train.rel))
         self.trees_ = []
-        valid = self._validation(valid)
+        valid = self._validation(valid, m)
         vev = Evaluator(m, valid) if valid is not None else None
         Xv = np.asarray(valid.X, float) if vev else None
         Fv = np.zeros(len(valid.rel)) if vev else None

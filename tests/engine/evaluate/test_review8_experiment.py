@@ -219,19 +219,36 @@ def train_copy(exp_project, tmp_path_factory):
     return dst
 
 
-def test_protect_train_json_says_when_the_threshold_is_every_document(train_copy, capsys):
+@pytest.fixture(scope="module")
+def few_sensitive_copy(exp_project, tmp_path_factory):
+    """A copy where only two documents are judged sensitive for the persona: no validation list
+    holds one, so cutting any is a loss and the learned threshold is -inf (every document)."""
+    dst = tmp_path_factory.mktemp("few") / "proj"
+    shutil.copytree(exp_project, dst)
+    from sasc_desktop.engine.project import judgments as J
+    with Session.open(dst) as s:
+        keep = sorted(d for d, lvl in J.sensitivity(s.store, PERSONA).items() if lvl > 0)[-2:]
+        with s.store.transaction() as con:
+            con.execute("UPDATE sensitivity SET level = 0 WHERE persona = ? AND level > 0 AND doc_id NOT IN (?, ?)",
+                        (PERSONA, *keep))
+            con.execute("DELETE FROM sensitivity_reasons WHERE persona = ? AND doc_id NOT IN (?, ?)", (PERSONA, *keep))
+    return dst
+
+
+def test_protect_train_json_says_when_the_threshold_is_every_document(train_copy, few_sensitive_copy, capsys):
     """-inf (no threshold: every document) printed as "threshold_value": null, which read as
     "not learned"; threshold_every_document says which."""
     import json
     from sasc_desktop.engine.protect.search import load_protection
     seen = set()
-    for approach, ranker in (("joint", "linear"), ("relevance", "linear"), ("postfilter", "bm25"),
-                             ("relevance", "bm25")):
-        rc = sasc(["protect", "train", str(train_copy), "--persona", PERSONA, "--ranker", ranker, "--approach",
+    for project, approach, ranker in ((train_copy, "joint", "linear"), (train_copy, "postfilter", "bm25"),
+                                      (few_sensitive_copy, "relevance", "linear"),
+                                      (few_sensitive_copy, "postfilter", "bm25")):
+        rc = sasc(["protect", "train", str(project), "--persona", PERSONA, "--ranker", ranker, "--approach",
                    approach, "--depth", "30", "--json"])
         assert rc == 0
         info = json.loads(capsys.readouterr().out)
-        with Session.open(train_copy) as s:
+        with Session.open(project) as s:
             stored = load_protection(s, PERSONA, approach)["threshold_value"]      # the float itself
         assert isinstance(info["static_value"], int)          # learned (not a cutoff_problem)
         every = stored == float("-inf")
