@@ -197,3 +197,22 @@ def test_the_import_says_a_copy_id_from_another_project_applies_by_message_id(pr
         "applies it to every document with that Message-ID",
         "1 judged document id matches no message in this project (kept: they apply once that mail is ingested)"]
     assert judged_sensitive_among(s, "q2", sorted(doc.values())) == {doc["u1"], doc["u2"]}
+
+
+def test_a_large_group_of_undated_notes_with_one_subject_holds_exactly_its_twins(tmp_path):
+    """300 undated "Note"s share subject and (no) date; two of them are the same note under two
+    Message-IDs. Only those two are twins (the group is hashed once: a pair join made 90,000
+    pairs of it at every search)."""
+    notes = [f"Message-ID: <n{i}@x>\nFrom: a{i % 7}@x.org\nTo: b@y.org\nSubject: Note\n\nnote number {i}\n".encode()
+             for i in range(300)]
+    notes.append(b"Message-ID: <copy-of-n5@x>\nFrom: a5@x.org\nTo: b@y.org\nSubject: Note\n\nnote number 5\n")
+    (tmp_path / "notes.mbox").write_bytes(mbox(notes))
+    with Session.create(tmp_path / "p") as s:
+        s.ingest([tmp_path / "notes.mbox"], workers=0)
+        J.save_sensitivity(s.store, [("p", "", "n5@x", 1)])
+        every = [r[0] for r in s.store.con.execute("SELECT doc_id FROM messages")]
+        assert len(every) == 301
+        assert judged_sensitive_among(s, "p", every) == {"n5@x", "copy-of-n5@x"}
+        assert judged_sensitive(s, "p") & set(every) == {"n5@x", "copy-of-n5@x"}
+        J.save_sensitivity(s.store, [("p", "", "n5@x", 0), ("p", "", "n6@x", 1)])
+        assert judged_sensitive_among(s, "p", every) == {"n6@x"}
