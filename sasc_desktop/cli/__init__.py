@@ -82,7 +82,8 @@ def dash_query(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
     """``argv`` with a search query that starts with '-' (``-budget``: mail without the word)
     kept a query: argparse takes any such word for an option ("the following arguments are
     required: query"). Only for ``search``: a word starting with '-' that is none of its options
-    and no option's value gets a leading space, which the query parser ignores."""
+    and no option's value gets a leading space, which the query parser ignores. A word starting
+    with '--' is left to argparse (its unique prefixes, ``--lim 5``, are options there)."""
     sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
     if not argv or sub is None or argv[0] != "search" or "search" not in sub.choices:
         return argv
@@ -94,12 +95,17 @@ def dash_query(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
         elif arg == "--":
             out += argv[len(out):]
             break
+        elif arg.startswith("--"):
+            name = arg.split("=", 1)[0]
+            matches = [o for o in options if o == name] or [o for o in options if o.startswith(name)]
+            if len(matches) == 1:          # (else argparse says it is unknown or ambiguous)
+                takes_value = options[matches[0]].nargs != 0 and "=" not in arg
         elif arg.startswith("-") and len(arg) > 1:
-            action = options.get(arg.split("=", 1)[0] if arg.startswith("--") else arg)
+            action = options.get(arg)
             if action is None:
                 arg = " " + arg
             else:
-                takes_value = action.nargs != 0 and "=" not in arg
+                takes_value = action.nargs != 0
         out.append(arg)
     return out
 

@@ -33,13 +33,19 @@ def _ids(capsys, *argv) -> list[str]:
 
 @pytest.mark.parametrize("argv", [["{p}", "-budget"], ["{p}", "-budget", "--limit", "5"],
                                   ["--limit", "5", "{p}", "-budget"], ["{p}", "--limit=5", "-budget"],
-                                  ["{p}", "--", "-budget"]])
+                                  ["{p}", "--", "-budget"], ["{p}", "-budget", "--lim", "5"],
+                                  ["--lim=5", "{p}", "-budget"]])
 def test_a_query_starting_with_a_minus_is_a_query(project, capsys, argv):
     assert _ids(capsys, *[a.format(p=project) for a in argv]) == ["b@x", "c@x"]
 
 
 def test_options_and_their_values_are_left_alone(project, capsys):
     assert _ids(capsys, project, "budget", "--offset", "0") == ["a@x"]
+    assert _ids(capsys, project, "budget", "--off", "0", "--desc", "--sort", "date") == ["a@x"]   # argparse's prefixes
+    with pytest.raises(SystemExit) as done:                     # an unknown option stays an error, not a query
+        sasc(["search", project, "budget", "--jsn"])
+    assert done.value.code == 2
+    assert "unrecognized arguments: --jsn" in capsys.readouterr().err
     assert sasc(["search", project, "budget", "--limit", "-3"]) == 2       # a value, still refused as one
     assert "limit must be at least 1" in capsys.readouterr().err
     assert sasc(["search", project, "-budget"]) == 0                        # plain output too
