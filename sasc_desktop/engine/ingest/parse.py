@@ -376,15 +376,20 @@ def _uu_decode(block: str) -> tuple[bytes | None, int, int]:
     """(the bytes of a uuencoded file's lines, how many lines were damaged, how many lines);
     the bytes are None when more than MAX_BAD_UU_LINES of them are (text that is no uuencoded
     file: prose between a 'begin 644 x' and an 'end' line has lower-case letters)."""
-    lines = block.rstrip("\r\n").splitlines() if block.strip() else []
+    lines = [line.rstrip("\r\n") for line in block.splitlines()]
+    # the zero-length line(s) that end the data ('`', a space, or empty where the space was
+    # dropped); a zero-length line anywhere else is no data line: indented or blank lines of
+    # prose between a 'begin 644 x' and an 'end' would otherwise read as empty data lines
+    while lines and (not lines[-1].strip() or lines[-1] == "`"):
+        lines.pop()
     out, bad = [], 0
     for line in lines:
-        data = _uu_line(line.rstrip("\r\n"))
+        data = _uu_line(line) if line and (ord(line[0]) - 32) & 63 else None
         if data is None:
             bad += 1
         else:
             out.append(data)
-    if bad > MAX_BAD_UU_LINES * len(lines):
+    if not out or bad > MAX_BAD_UU_LINES * len(lines):
         return None, bad, len(lines)
     return b"".join(out), bad, len(lines)
 

@@ -59,21 +59,35 @@ def test_damaged_blocks_stay_in_the_body():
     assert m.notes == ("body: uuencoded file 'of the plan' is damaged (1 of its 1 line(s) are not uuencoded); "
                        "left in the body",)
     lines = uu("notes.txt", NOTES).split("\n")
-    lines[3:8] = ["this line was mangled"] * 5          # 5 of 41 lines: more than 1 in 10
+    lines[3:8] = ["this line was mangled"] * 5          # 5 of 40 data lines: more than 1 in 10
     m = parsed("\n".join(lines))
     assert m.attachments == () and "begin 644 notes.txt" in m.body
-    assert m.notes == ("body: uuencoded file 'notes.txt' is damaged (5 of its 41 line(s) are not uuencoded); "
+    assert m.notes == ("body: uuencoded file 'notes.txt' is damaged (5 of its 40 line(s) are not uuencoded); "
                        "left in the body",)
+
+
+def test_indented_or_blank_prose_and_empty_blocks_stay_in_the_body():
+    """Indented and blank lines have a zero length character: they read as empty data lines, so
+    prose between 'begin 644 staging' and 'end' was cut out into a 0-byte attachment (found by
+    no search). A zero-length line is only the end of the data now."""
+    prose = "Steps:\nbegin 644 staging\n    copy the zebrafish tables\n\n    check the quokka counts\nend\nThanks"
+    m = parsed(prose)
+    assert (m.body, m.attachments) == (prose, ())
+    assert m.notes == ("body: uuencoded file 'staging' is damaged (3 of its 3 line(s) are not uuencoded); "
+                       "left in the body",)
+    for empty in ("begin 644 notes.txt\nend\nbye", "begin 644 notes.txt\n`\nend\nbye", "begin 644 x\n\n \nend"):
+        m = parsed(empty)
+        assert (m.body, m.attachments) == (empty, ()), empty
 
 
 def test_a_few_bad_lines_are_left_out():
     lines = uu("notes.txt", NOTES).split("\n")
-    lines[2] = lines[2].lower()                          # 1 of 41: its 45 bytes left out
+    lines[2] = lines[2].lower()                          # 1 of 40: its 45 bytes left out
     m = parsed("\n".join(lines))
     (a,) = m.attachments
     assert (a.name, a.size, a.text) == ("notes.txt", 1800 - 45, (NOTES[:45] + NOTES[90:]).decode())
     assert m.notes == ("body: uuencoded file 'notes.txt' (1755 bytes) taken out as an attachment; "
-                       "1 damaged line(s) of its 41 left out",)
+                       "1 damaged line(s) of its 40 left out",)
 
 
 def test_found_by_search(tmp_path):
