@@ -441,7 +441,8 @@ class Importer:
             # A location skipped by an earlier import whose mail is stored now (the file was
             # fixed, or read by a parser that reads it) is skipped no longer.
             if stored_at and con.execute("SELECT 1 FROM skipped LIMIT 1").fetchone():
-                con.executemany("DELETE FROM skipped WHERE location = ?", ((at,) for at in stored_at))
+                con.executemany("DELETE FROM skipped WHERE location = ?",
+                                ((at,) for at in sorted(_with_containers(stored_at))))
             if skipped:
                 con.executemany("INSERT INTO skipped(source_id, location, reason) VALUES (?, ?, ?) "
                                 "ON CONFLICT(location) DO UPDATE SET reason = excluded.reason",
@@ -710,6 +711,21 @@ def index_row(con, row_id: int) -> dict:
         r[0] for r in con.execute("SELECT text FROM attachments WHERE message = ? AND text IS NOT NULL ORDER BY ord", (row_id,)))
     row["recipient_addrs"] = addresses(row["recipients"], row["cc"], row["bcc"])
     return row
+
+
+def _with_containers(locations) -> set[str]:
+    """``locations`` and the files holding them: an mbox's ``<file>#<n>`` is in ``<file>``, a
+    PST's ``<pst>!<folder>/mbox#<n>`` in ``<pst>`` (a whole mailbox or PST can be skipped: a PST
+    without readpst, an mbox that could not be read; storing its mail now ends that skip)."""
+    out = set(locations)
+    for at in locations:
+        box, sep, _ = at.rpartition("#")
+        if sep and box:
+            out.add(box)
+            pst, bang, _ = box.rpartition("!")
+            if bang and pst:
+                out.add(pst)
+    return out
 
 
 def fix_threads(store: Store) -> int:

@@ -81,3 +81,31 @@ def test_stats_lists_skipped_items(tmp_path, capsys):
         f"  {mail}/bad\\nname.eml\t{NO_HEADERS}"]
     assert sasc(["stats", root]) == 0
     assert "skipped items" not in capsys.readouterr().out
+
+
+def test_a_pst_skipped_for_want_of_readpst_is_skipped_no_longer_once_read(tmp_path, monkeypatch):
+    """Without readpst a PST in a folder is skipped under its own path; its messages, once read,
+    are stored as '<pst>!Inbox/mbox#1': the skip named the PST and stayed for ever."""
+    import os
+    mail = tmp_path / "mail"
+    mail.mkdir()
+    (mail / "box.pst").write_bytes(b"!BDN" + b"\0" * 512)
+    empty = tmp_path / "no-programs"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    with Session.create(tmp_path / "p") as s:
+        first = s.ingest([mail], workers=0)
+        assert first.ingested == 0 and [k.source for k in first.skipped] == [str(mail / "box.pst")]
+        assert s.stats()["skipped"] == 1
+        bin_ = tmp_path / "bin"
+        bin_.mkdir()
+        exe = bin_ / "readpst"       # a stand-in with readpst's command line (-q -r -o DIR FILE)
+        exe.write_text('#!/bin/sh\nout="$4"; mkdir -p "$out/Inbox"\n'
+                       "printf 'From a@x.com Mon Mar  5 10:05:15 2001\\nFrom: a@x.com\\nSubject: pst one\\n"
+                       "Message-ID: <pst1@x>\\n\\npst body\\n' > \"$out/Inbox/mbox\"\n")
+        exe.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{bin_}{os.pathsep}/usr/bin{os.pathsep}/bin")
+        second = s.ingest([mail], workers=0)
+        assert (second.ingested, second.skipped) == (1, [])
+        assert s.store.con.execute("SELECT location FROM messages").fetchone()[0].startswith(f"{mail / 'box.pst'}!")
+        assert s.skipped() == [] and s.stats()["skipped"] == 0
