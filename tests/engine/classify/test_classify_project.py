@@ -353,7 +353,10 @@ def _stored_agree_with_model(s, persona="p1"):
     model = load_model(s, persona)
     expected = model.predict_proba_docs(s, [d for d, _, _ in rows])
     assert {v for _, _, v in rows} == {version}
-    assert np.allclose([p for _, p, _ in rows], expected, rtol=0, atol=1e-9)
+    # (a few documents are read and transformed on their own, not taken from the project's cached
+    # matrix: float32 features rounded in another order, probabilities within 1e-7; another
+    # model's differ by far more)
+    assert np.allclose([p for _, p, _ in rows], expected, rtol=0, atol=1e-7)
     return version, len(rows)
 
 
