@@ -31,7 +31,8 @@ from whoosh.writing import SegmentWriter
 
 from ..errors import ProjectError, QueryError, SascError
 from ..project.modelfile import unwritable_reason
-from .fastscore import FastScorer, plan
+from . import fastscore
+from .fastscore import FastScorer, Unsupported, plan
 from .query import (DATE_HINT, STEMMED_FIELDS, _bare_thread_ids, _check_syntax,
                     _date_groups, _filters_restrict, _fixed_and_not, _ImplicitGroup, _LongWord, _normalise_dates, _NoLongWords,
                     _Parser, _phrases_without_positions, _query_problem, _quoted_urls, expansions, wanted_leaves)
@@ -630,12 +631,29 @@ class SearchIndex:
         except WhooshQueryError as exc:  # (a query parse() let through: said as its mistakes are)
             raise QueryError(f"cannot understand the query {(text or '').strip()!r}: {exc}") from exc
 
-    def _search(self, s, q, limit: int, offset: int):
-        t0 = time.perf_counter()
+    def _fast_matches(self, s, q, k: int):
+        """(top k doc numbers, their scores, total) by numpy (fastscore: the same matches, scores
+        and order as Whoosh's), or None when the query has a part only Whoosh runs."""
+        if fastscore.FORCE_WHOOSH:
+            return None
+        fast = self.fast_scorer(s)
         leaves = plan(q, s.schema)
         if leaves is not None:
-            # Plain words: vectorised BM25F over cached posting arrays (same ranking as Whoosh's).
-            docnums, scores, total = self.fast_scorer(s).search(leaves, offset + limit)
+            # Plain words: vectorised BM25F over cached posting arrays.
+            return fast.search(leaves, k)
+        try:
+            # Prefixes, wildcards, filters (dates, folders, senders...), AND, NOT: the query's
+            # tree evaluated segment by segment as Whoosh's matchers would.
+            cand, cs = fast.evaluate(q)
+        except Unsupported:
+            return None
+        return fast.top(cand, cs, k)
+
+    def _search(self, s, q, limit: int, offset: int):
+        t0 = time.perf_counter()
+        found = self._fast_matches(s, q, offset + limit)
+        if found is not None:
+            docnums, scores, total = found
             stored = s.stored_fields
             hits = []
             for docnum, score in zip(docnums[offset:].tolist(), scores[offset:].tolist()):
@@ -663,10 +681,10 @@ class SearchIndex:
 
     def _ranked(self, s, q):
         t0 = time.perf_counter()
-        leaves = plan(q, s.schema)
-        if leaves is not None:
-            fast = self.fast_scorer(s)
-            docnums, scores, total = fast.search(leaves, fast.n)
+        fast = self.fast_scorer(s)
+        found = self._fast_matches(s, q, fast.n)
+        if found is not None:
+            docnums, scores, total = found
             ids = fast.store_ids()[docnums]
             return ids, scores, total, (time.perf_counter() - t0) * 1000.0, q
         results = s.search(q, limit=None)
