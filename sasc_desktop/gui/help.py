@@ -55,6 +55,10 @@ class ShortcutsPanel(QDockWidget):
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(label)
+        # For reading only: floating, it is shown beside the main window without taking the
+        # activation (the keys typed after F1 go to the main window, as before it opened).
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
     def text_height(self, width: int) -> int:
         """The height the panel's text needs in a panel ``width`` px wide (every shortcut in view)."""

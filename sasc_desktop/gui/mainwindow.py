@@ -788,6 +788,10 @@ class MainWindow(QMainWindow):
 
     # search and documents ---------------------------------------------------------------
     def focus_query(self) -> None:
+        # (from the floating shortcuts panel, a window of its own: the main window activated
+        # first; setFocus in a window that is not active gives no key the query box)
+        if self.isVisible() and not self.isActiveWindow():
+            self.activateWindow()
         self.search_panel.query_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_panel.query_box.lineEdit().selectAll()
 
@@ -958,6 +962,7 @@ class MainWindow(QMainWindow):
         panel = self.shortcuts_panel
         plan = self._panel_plan()
         self._placing_panel = True
+        was_active = self.isActiveWindow()
         try:
             if plan is not None:
                 width, keep = plan
@@ -980,8 +985,16 @@ class MainWindow(QMainWindow):
             self._panes_beside_floating_panel()
             panel.show()
             self._place_floating_panel()
+            self._keep_active(was_active)
         finally:
             self._placing_panel = False
+
+    def _keep_active(self, was_active: bool) -> None:
+        """The panel just floated (a window of its own) is for reading: the main window, when it
+        was the active one, stays so (the panel asks not to be activated, WA_ShowWithoutActivating,
+        but not every window system heeds that), and the keys typed next reach it."""
+        if was_active and self.shortcuts_panel.isFloating():
+            self.activateWindow()
 
     def _panes_beside_floating_panel(self) -> None:
         """With the panel floating, the panes as they were before it opened, but the results
@@ -1039,10 +1052,12 @@ class MainWindow(QMainWindow):
             self._place_shortcuts()
         elif not self._docked_panel_fits():
             self._placing_panel = True
+            was_active = self.isActiveWindow()
             try:
                 panel.setFloating(True)
                 self._panes_beside_floating_panel()
                 self._place_floating_panel()
+                self._keep_active(was_active)
             finally:
                 self._placing_panel = False
 
