@@ -25,6 +25,7 @@ from whoosh.util.numeric import byte_to_length
 
 _BYTE_LENGTH = np.array([byte_to_length(b) for b in range(256)], dtype=np.float64)
 MAX_CACHED_POSTINGS = 12_000_000      # ~144 MB of arrays; the cache is emptied beyond that
+MAX_CACHED_MISC = 200_000             # expansions and frequencies kept (TreeEvaluator)
 
 
 def plan(q, schema):
@@ -55,10 +56,12 @@ class FastScorer:
         self.schema = searcher.schema
         self.n = searcher.doc_count_all()
         self.leaves = list(self.reader.leaf_readers())
+        self.largest_segment = max((r.doc_count_all() for r, _b in self.leaves), default=0)
         self._lock = threading.Lock()
         self._lengths: dict[str, np.ndarray] = {}
         self._terms: dict[tuple, tuple | None] = {}
         self._cached = 0
+        self.misc: dict = {}        # TreeEvaluator's expansions, frequencies, compiled ranges
         self._store_ids = None      # the project's row id of every document number (-1: deleted)
         deleted = np.zeros(self.n, dtype=bool)
         for r, base in self.leaves:
@@ -301,6 +304,7 @@ class _Segment:
 
 # MultiTerm.matcher, and the two that call it unless the pattern matches everything
 _MULTITERM_MATCHERS = (wq.MultiTerm.matcher, wq.Prefix.matcher, wq.Wildcard.matcher)
+_PATTERN_TYPES = (wq.Prefix, wq.Wildcard, wq.TermRange)   # (and EitherPattern: see btexts)
 _SCORED, _BOOLEAN = True, False   # a context's weighting: the searcher's, or None (boolean_context)
 
 
@@ -309,8 +313,9 @@ class TreeEvaluator:
 
     def __init__(self, fast: "FastScorer"):
         self.fast = fast
+        if len(fast.misc) > MAX_CACHED_MISC:
+            fast.misc.clear()
         self.schema = fast.schema
-        self._btexts: dict = {}
         self.segments = []
         for r, base in fast.leaves:
             count = r.doc_count_all()
@@ -330,18 +335,48 @@ class TreeEvaluator:
 
     # --- estimated sizes (Whoosh's, for the weighted trees) --------------------------------
     def btexts(self, node, seg):
-        key = (id(node), seg.base)
-        hit = self._btexts.get(key)
+        """The terms a multi-term query expands to in a segment (its _btexts), cached for the
+        searcher's generation: they depend on the pattern (its text) and the segment only."""
+        t = type(node)
+        key = ("btexts", t, str(node), seg.base) if t in _PATTERN_TYPES or t.__name__ == "EitherPattern" else None
+        if key is not None:
+            hit = self.fast.misc.get(key)
+            if hit is not None:
+                return hit
+        out = list(node._btexts(seg.reader))
+        if key is not None:
+            self.fast.misc[key] = out
+        return out
+
+    def df(self, fieldname, text, seg) -> int:
+        key = ("df", fieldname, text, seg.base)
+        hit = self.fast.misc.get(key)
         if hit is None:
-            hit = self._btexts[key] = (node, list(node._btexts(seg.reader)))
-        return hit[1]
+            hit = self.fast.misc[key] = seg.reader.doc_frequency(fieldname, text)
+        return hit
+
+    def compiled(self, node, seg):
+        """NumericRange._compile_query (depends on the range and the schema only), cached."""
+        key = ("range", type(node), node.fieldname, node.start, node.end, node.startexcl, node.endexcl,
+               node.boost, node.constantscore)
+        hit = self.fast.misc.get(key)
+        if hit is None:
+            hit = self.fast.misc[key] = node._compile_query(seg.reader)
+        return hit
 
     def estimate(self, node, seg) -> int:
+        """node.estimate_size(segment reader), with the expansions and frequencies cached."""
         r = seg.reader
         t = type(node)
+        if t is wq.Term:
+            return self.df(node.fieldname, node.text, seg)
         if isinstance(node, wq.MultiTerm) and t.estimate_size is wq.MultiTerm.estimate_size:
             field = node.field()
-            return sum(r.doc_frequency(field, b) for b in self.btexts(node, seg))
+            return sum(self.df(field, b, seg) for b in self.btexts(node, seg))
+        if t in (wq.NumericRange, wq.DateRange) and t.estimate_size is wq.NumericRange.estimate_size:
+            return self.estimate(self.compiled(node, seg), seg)
+        if t is wq.ConstantScoreQuery:
+            return self.estimate(node.child, seg)
         if isinstance(node, wq.And) and t.estimate_size is wq.And.estimate_size:
             return min(self.estimate(k, seg) for k in node.subqueries)
         if isinstance(node, wq.CompoundQuery) and t.estimate_size is wq.CompoundQuery.estimate_size:
@@ -395,8 +430,7 @@ class TreeEvaluator:
                 raise Unsupported("Every")     # (Prefix('') and Wildcard('*') match as Every)
             return self.multiterm(node, seg, scored)
         if t in (wq.NumericRange, wq.DateRange) and t.matcher is wq.NumericRange.matcher:
-            compiled = node._compile_query(seg.reader)
-            return self.ev(compiled, seg, scored)
+            return self.ev(self.compiled(node, seg), seg, scored)
         if t is wq.ConstantScoreQuery:
             child = self.ev(node.child, seg, scored)
             if child.null:

@@ -638,8 +638,10 @@ class SearchIndex:
             return None
         fast = self.fast_scorer(s)
         leaves = plan(q, s.schema)
-        if leaves is not None:
-            # Plain words: vectorised BM25F over cached posting arrays.
+        if leaves is not None and (len(leaves) <= 2 or fast.largest_segment <= 5000):
+            # Plain words: vectorised BM25F over cached posting arrays, the scores added in
+            # the query's order, as Whoosh adds them in segments of up to 5,000 documents
+            # (in larger ones it adds them in a tree: the tree evaluator below, bit for bit).
             return fast.search(leaves, k)
         try:
             # Prefixes, wildcards, filters (dates, folders, senders...), AND, NOT: the query's
