@@ -99,6 +99,7 @@ class ImportDialog(QDialog):
         self.cancel_button.setObjectName("cancelImport")
         self.cancel_button.setEnabled(False)
         self.close_button = QPushButton("Close")
+        self.read_only_tip: Optional[str] = None   # the project is open for reading only: why (set_read_only)
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
@@ -123,6 +124,13 @@ class ImportDialog(QDialog):
         self.project_name, self.project_root, self.project_gen = name, root, gen
         self.setWindowTitle(import_title(name))
 
+    def set_read_only(self, tip: Optional[str]) -> None:
+        """The project it imports into is open for reading only (``tip``: why, for the Import
+        button's tooltip): the Import button is off until a writable project is open (None)."""
+        self.read_only_tip = tip
+        self.start_button.setEnabled(tip is None and not self.running)
+        self.start_button.setToolTip(plain_tip(tip) if tip else "")
+
     def reset(self, name: Optional[str], root: Optional[str], gen: Optional[int], note: str = "") -> None:
         """Another project was opened: nothing of the last one's is kept (its sources, the last
         import's report, progress and skipped messages); ``note`` (rich text) says so. Only
@@ -136,7 +144,7 @@ class ImportDialog(QDialog):
         self.progress.setValue(0)
         self.skipped_table.setRowCount(0)
         self.skipped_table.hide()
-        self.start_button.setEnabled(True)
+        self.start_button.setEnabled(self.read_only_tip is None)
         self.cancel_button.setEnabled(False)
         self.cancel_button.setText("Cancel import")
         self.status.setText(note)
@@ -166,6 +174,8 @@ class ImportDialog(QDialog):
 
     def start(self) -> None:
         sources = self.source_paths()
+        if self.read_only_tip is not None:   # (its button is off; Import asked for another way)
+            return
         if not sources or self.running:
             if not sources:
                 self.status.setText("Add at least one mailbox first.")
@@ -198,7 +208,7 @@ class ImportDialog(QDialog):
 
     def _done(self, report: IngestReport) -> None:
         self.report = report
-        self.start_button.setEnabled(True)
+        self.start_button.setEnabled(self.read_only_tip is None)
         self.cancel_button.setEnabled(False)
         self.cancel_button.setText("Cancel import")
         if self.progress.maximum() == 0:
@@ -228,7 +238,7 @@ class ImportDialog(QDialog):
         if isinstance(exc, Cancelled):  # cancelled before the first message was read
             self._done(IngestReport(cancelled=True))
             return
-        self.start_button.setEnabled(True)
+        self.start_button.setEnabled(self.read_only_tip is None)
         self.cancel_button.setEnabled(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)

@@ -32,7 +32,7 @@ from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
 from .quality_dialog import QualityDialog, check_current_persona, finish_message as quality_message
 from .search import SYNTAX_HELP, SearchPanel, run_search
-from .widgets import ElidedLabel, NoticeBar, plain_tip
+from .widgets import ElidedLabel, NoticeBar, plain_tip, sentence
 from .worker import Task, Worker
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -1105,16 +1105,27 @@ class MainWindow(QMainWindow):
         if dlg is None or dlg.running:
             return
         name = Path(info["root"]).name
+        read_only = info.get("read_only")
         if dlg.project_root == info["root"]:
+            was_read_only = dlg.read_only_tip is not None
             dlg.set_project(name, info["root"], self._project_gen)
+            dlg.set_read_only(READ_ONLY_TIP if read_only else None)
+            if read_only:
+                dlg.status.setText(html.escape(sentence(read_only_note(read_only))))
+            elif was_read_only:   # writable again (its folder made writable, say)
+                dlg.status.setText(f"<b>{html.escape(name)} is open now: mail is imported into it.</b>")
             return
-        note = f"<b>{html.escape(name)} is open now: mail is imported into it.</b>"
+        if read_only:   # said as the notice bar says it; the Import button off
+            note = f"<b>{html.escape(name)} is open now.</b> {html.escape(sentence(read_only_note(read_only)))}"
+        else:
+            note = f"<b>{html.escape(name)} is open now: mail is imported into it.</b>"
         old = dlg.project_name or "the project open before"
         if dlg.report is not None:  # "The import into donorA finished: 40 new messages, 0 skipped."
             note += " " + html.escape(import_summary(dlg.report).replace("Import", f"The import into {old}", 1)) + "."
         if dlg.source_paths():
             note += f" The mailboxes listed for {html.escape(old)} were removed."
         dlg.reset(name, info["root"], self._project_gen, note)
+        dlg.set_read_only(READ_ONLY_TIP if read_only else None)
 
     def _start_import(self, sources, on_progress, on_done, on_error, project_gen: Optional[int] = None) -> Task:
         """Import ``sources`` into the project open now. ``project_gen``: the project generation
