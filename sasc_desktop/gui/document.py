@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QSizePolicy, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ..engine.errors import SascError
-from .evidence import CUE, PAGE_CHARS, PII, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html, sensitivity_html
+from .evidence import (CUE, PAGE_CHARS, PII, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html,
+                       read_only_hint, sensitivity_html)
 from .models import header_date, local_date
 
 log = logging.getLogger("sasc_desktop.gui")
@@ -550,10 +551,15 @@ class DocumentView(QWidget):
             self.open_requested.emit(ids[j])
 
 
-def no_personas_message(root: Optional[Any] = None) -> str:
+def no_personas_message(root: Optional[Any] = None, read_only: Optional[str] = None) -> str:
     """Why nothing can be trained or checked in a project without personas, and how to give it
-    some: the GUI has no judgment import, so the command line's, for this project."""
+    some: the GUI has no judgment import, so the command line's, for this project; in a project
+    open for reading only (``read_only``: the store's reason), nothing can be imported into it:
+    a writable copy is needed."""
     project = shlex.quote(str(root)) if root else "PROJECT"
+    if read_only:
+        return ("this project has no personas yet: they come with sensitivity judgments, and "
+                + read_only_hint("import some"))
     return ("this project has no personas yet: they come with sensitivity judgments, which are imported with "
             f"the command line: sasc judgments import {project} --sensitivity FILE (lines 'persona docid level'), "
             f"or sasc judgments import-categories {project} FOLDER (Berkeley .cats labels)")
@@ -581,7 +587,8 @@ def load_sensitivity(session) -> Optional[dict[str, Any]]:
     chosen = current_persona(session)
     if chosen is None or chosen["persona"] != active:  # a persona no longer in the project
         return None
-    return dict(chosen, explanation=None)
+    # (a project open for reading only: the line's hints point to a writable copy, not to Train)
+    return dict(chosen, explanation=None, read_only=session.store.read_only_reason)
 
 
 def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
@@ -607,8 +614,9 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
     except SascError as exc:  # evidence is extra: the message itself still opens
         message = str(exc)
         if message.endswith(_OLD_HINT) and sens is not None:  # a model file of an older version
-            message = (message[:-len(_OLD_HINT)] + f"retrain with {TRAIN_MENU}, or: "
-                       f"sasc classify train {sens['train_hint']}")
+            message = message[:-len(_OLD_HINT)] + (
+                read_only_hint("retrain it") if sens.get("read_only")
+                else f"retrain with {TRAIN_MENU}, or: sasc classify train {sens['train_hint']}")
         sens = dict(sens or {"persona": "?"}, error=message)
     except Exception as exc:
         log.exception("the sensitivity explanation failed for %s", doc_id)

@@ -15,6 +15,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
+from ..engine.project.store import READ_ONLY_FIX
+
 QUERY, PII, CUE = "query", "pii", "cue"
 COLOURS = {QUERY: "#ffe066", PII: "#ffb3b3", CUE: "#ffd8a8"}
 # the background a piece gets when several kinds of mark cover it: PII first, then cues
@@ -22,6 +24,13 @@ PRIORITY = (PII, CUE, QUERY)
 LAYER_NAMES = {QUERY: "search term", PII: "personal information", CUE: "sensitivity cue word"}
 HIGHLIGHT = f"background-color:{COLOURS[QUERY]};color:#000;"
 TRAIN_MENU = "Tools ▸ Train sensitivity model…"  # the main window's menu item that trains the model
+
+
+def read_only_hint(what: str) -> str:
+    """What a hint that points to a change says instead in a project open for reading only,
+    where the action it names is off: 'this project is open for reading only: to train one,
+    copy the project folder to a place you can write to and open the copy'."""
+    return f"this project is open for reading only: to {what}, {READ_ONLY_FIX}"
 
 
 @dataclass(frozen=True)
@@ -263,6 +272,9 @@ def sensitivity_html(info: Optional[dict[str, Any]], top: int = 5, top_absent: i
         return f'<span style="color:#666">Sensitivity ({who}): {html.escape(info["error"])}</span>'
     e = info.get("explanation")
     if e is None:
+        if info.get("read_only"):   # Train is off: a writable copy is needed
+            return (f'<span style="color:#666">No sensitivity model for {who} yet '
+                    f'({html.escape(read_only_hint("train one"))})</span>')
         return (f'<span style="color:#666">No sensitivity model for {who} yet (train one with {TRAIN_MENU}, or: '
                 f'sasc classify train {html.escape(info.get("train_hint", "…"))})</span>')
     sensitive = bool(e["sensitive"])

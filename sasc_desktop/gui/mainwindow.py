@@ -26,7 +26,7 @@ from ..engine.session import Session
 from .config import AppState, demo_project_dir, setup_logging
 from .document import DocumentView, current_persona, load_document, no_personas_message
 from .errors import in_gui, show_error
-from .evidence import TRAIN_MENU
+from .evidence import TRAIN_MENU, read_only_hint
 from .help import PANEL_LEAST, PANEL_WIDTH, ShortcutsPanel, SyntaxHelpDialog
 from .import_dialog import ImportDialog, import_summary
 from .preferences import PreferencesDialog
@@ -610,10 +610,12 @@ class MainWindow(QMainWindow):
         persona = self.info["settings"].get("active_persona")
         names = {p["id"]: persona_name(p) for p in self.info.get("personas", [])}
         self.persona_label.setText(f"Persona: {names.get(persona, persona) if persona else 'none'}")
+        read_only = self.info.get("read_only")
         self.persona_label.setToolTip(plain_tip(
             "The persona whose sensitivity the results and the message show" if persona else
-            "No persona is active: no sensitivity is shown. Choose one in File ▸ Preferences…"
-            if names else capitalised(no_personas_message(self.info["root"]))))
+            ("No persona is active: no sensitivity is shown. "
+             + (capitalised(read_only_hint("choose one")) + "." if read_only else "Choose one in File ▸ Preferences…"))
+            if names else capitalised(no_personas_message(self.info["root"], read_only))))
 
     def _on_project(self, fn: Callable[[Session], Any], done: Callable[[Any], None],
                     failed: Optional[Callable[[BaseException], None]] = None, label: str = "") -> Task:
@@ -1303,7 +1305,8 @@ class MainWindow(QMainWindow):
         chosen = next((p for p in personas if p["id"] == active), personas[0] if personas else None)
         self.quality_dialog.set_persona(None if chosen is None else (chosen.get("name") or chosen["id"]),
                                         (self.info or {}).get("root"),
-                                        None if chosen is None else chosen["id"])
+                                        None if chosen is None else chosen["id"],
+                                        read_only=(self.info or {}).get("read_only"))
 
     def show_quality(self) -> Optional[QualityDialog]:
         """Tools ▸ Check model quality…: the non-modal dialog for the current persona."""
@@ -1326,7 +1329,8 @@ class MainWindow(QMainWindow):
         import. Read-only. Callbacks arriving after another project was opened do nothing."""
         refusal = self._check_refusal()
         if refusal is None and (self.info is None or not self.info.get("personas")):
-            refusal = no_personas_message(self.info["root"] if self.info else None)
+            refusal = no_personas_message(self.info["root"] if self.info else None,
+                                          (self.info or {}).get("read_only"))
         if refusal is None and self._checking:
             refusal = "a check is already running"
         if refusal is not None:

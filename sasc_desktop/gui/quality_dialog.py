@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFormLayou
 from ..engine.classify import DEFAULT_KIND, KINDS
 from ..engine.errors import Cancelled, ProjectError
 from .document import current_persona, no_personas_message
+from .evidence import read_only_hint
 from .errors import friendly
 
 MIN_HEIGHT = 240  # px of the scrolling content at the least: the settings stay in view
@@ -128,7 +129,7 @@ def check_current_persona(session, progress, options: dict[str, Any], persona: O
     else:
         sens = current_persona(session)
     if sens is None:
-        raise ProjectError(no_personas_message(session.root))
+        raise ProjectError(no_personas_message(session.root, session.store.read_only_reason))
     start = time.monotonic()
     r = session.cross_validate_classifier(sens["persona"], progress, folds=options["folds"],
                                           optimise=options["optimise"], kind=options["kind"], seed=SEED)
@@ -300,17 +301,21 @@ class QualityDialog(QDialog):
     def options(self) -> dict[str, Any]:
         return {"optimise": self.optimise.currentData(), "kind": self.kind.currentData(), "folds": self.folds.value()}
 
-    def set_persona(self, name: Optional[str], root: Optional[str] = None, persona_id: Optional[str] = None) -> None:
+    def set_persona(self, name: Optional[str], root: Optional[str] = None, persona_id: Optional[str] = None,
+                    read_only: Optional[str] = None) -> None:
         """The persona a run checks (None: the project at ``root`` has none); ``persona_id``:
-        its id, which the main window's check runs for."""
+        its id, which the main window's check runs for; ``read_only``: why the project is open
+        for reading only (its hints then point to a writable copy, not to Preferences)."""
         self._has_persona = name is not None
         self.persona_id = persona_id if name is not None else None
         if name is None:
-            head, _, rest = no_personas_message(root).partition(": ")
+            head, _, rest = no_personas_message(root, read_only).partition(": ")
             self.persona_label.setText(f"<b>{html.escape(head[:1].upper() + head[1:])}</b>: {html.escape(rest)}.")
         else:
+            change = (html.escape(read_only_hint("change it")) if read_only
+                      else "change it in File ▸ Preferences")
             self.persona_label.setText(f"<b>Persona: {html.escape(name)}</b> <span style='color:#666'>(the persona "
-                                       f"the document view explains; change it in File ▸ Preferences)</span>")
+                                       f"the document view explains; {change})</span>")
         self._update_buttons()
 
     def set_blocked(self, reason: Optional[str]) -> None:
