@@ -1024,17 +1024,27 @@ class MainWindow(QMainWindow):
 
     def _place_floating_panel(self) -> None:
         """The floating panel: PANEL_WIDTH wide, as tall as its text (at most the window's
-        panes), beside the window's right edge when the screen has room there, else over it."""
+        panes), beside the window's right edge when the screen has room there, else over it;
+        always on the screen, frame and all (a window moved partly off the screen would have
+        put it beyond the screen's edge, out of sight)."""
         panel = self.shortcuts_panel
         central = self.centralWidget()
         margins = panel.contentsMargins()
         height = min(panel.text_height(PANEL_WIDTH) + margins.top() + margins.bottom(), central.height())
         inside = central.mapToGlobal(QPoint(central.width() - PANEL_WIDTH, 0))
         screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        # the panel's frame (title bar, borders), as the window system drew it last
+        outer, rect = panel.frameGeometry(), panel.geometry()
+        left, top = max(0, rect.left() - outer.left()), max(0, rect.top() - outer.top())
+        right, bottom = max(0, outer.right() - rect.right()), max(0, outer.bottom() - rect.bottom())
         frame = self.frameGeometry()
-        if frame.right() + PANEL_WIDTH <= screen.right():
-            inside.setX(frame.right() + 1)
-        panel.setGeometry(QRect(inside, QSize(PANEL_WIDTH, height)))
+        if frame.right() + left + PANEL_WIDTH + right <= screen.right():
+            inside.setX(frame.right() + 1 + left)
+        room = screen.adjusted(left, top, -right, -bottom)   # where the panel's inside may go
+        height = max(1, min(height, room.height()))
+        x = max(room.left(), min(inside.x(), room.right() + 1 - PANEL_WIDTH))
+        y = max(room.top(), min(inside.y(), room.bottom() + 1 - height))
+        panel.setGeometry(QRect(QPoint(x, y), QSize(PANEL_WIDTH, height)))
 
     def _panel_moved_by_hand(self, _floating: bool) -> None:
         """The archivist docked or floated the panel by hand: it stays where it was put."""
