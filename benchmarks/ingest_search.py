@@ -9,7 +9,10 @@ the source, counted over wall-clock seconds of Session.ingest), the CPU seconds 
 process plus its worker processes, sampled from /proc: a load-independent figure on a shared machine), index and
 SQLite size on disk, peak memory (ru_maxrss of this process and of its largest child), and
 search latency p50/p95 over 200 queries (top 10 and top 100), measured around Session.search
-(query parsing, Whoosh search and total count, summary rows from SQLite). Queries are drawn
+(query parsing, Whoosh search and total count, summary rows from SQLite), and p50/p95 for
+kinds of queries that are not plain words (query_kinds_ms: prefixes and wildcards, date
+filters, a word with a date filter, a folder filter sorted by date, sender or subject from an
+offset). --project DIR measures only the searches of an existing project. Queries are drawn
 deterministically: the demo topics' titles plus words and word pairs from the collection's
 vocabulary (seeded). The demo collection is generated outside the timed part.
 """
@@ -169,6 +172,73 @@ def measure(name: str, sources: list[Path], titles: list[str], seed: int, workdi
                                             "max": round(max(times), 1)}
         out["queries"] = len(queries)
         out["mean_hits_per_query"] = round(statistics.mean(totals), 1)
+        out["query_kinds_ms"] = query_kinds(s, queries, seed)
+    return out
+
+
+def kind_queries(s: Session, words: list[str], seed: int, n: int = 40) -> dict[str, list[tuple]]:
+    """Queries of the shapes that are not plain words, as (query, sort, descending, offset):
+    prefixes and wildcards, date filters, a word with a date filter, a folder filter sorted."""
+    rng = random.Random(seed)
+    words = [w for w in dict.fromkeys(" ".join(words).split()) if w.isalpha() and len(w) > 3] or ["budget"]
+    months = [r[0] for r in s.store.con.execute(
+        "SELECT DISTINCT substr(date, 1, 7) FROM messages WHERE date IS NOT NULL ORDER BY 1")] or ["2001-01"]
+    years = sorted({m[:4] for m in months})
+    folders = [r[0] for r in s.store.con.execute(
+        "SELECT folder FROM messages WHERE folder != '' GROUP BY folder ORDER BY COUNT(*) DESC LIMIT 5")]
+    leaves = sorted({p.strip("\\/").replace("\\", "/").split("/")[-1].lower() for p in folders}) or ["inbox"]
+    pick = lambda xs: xs[rng.randrange(len(xs))]
+
+    def date_filter():
+        m = pick(months)
+        return pick([f"date:{m[:4]}", f"date:{m}", f"date:>{m}", f"date:<{m}", f"date:[{pick(years)} to {m}]",
+                     f"date:({m} {pick(months)})"])
+    out = {
+        "wildcard": [(pick([w[:1] + "*", w[:2] + "*", w[:3] + "*", w[0] + "?" + w[2:]]), None, False, 0) for w in
+                     (pick(words) for _ in range(n))],
+        "date_filter": [(date_filter(), None, False, 0) for _ in range(n)],
+        "word_date": [(f"{pick(words)} {date_filter()}", None, False, 0) for _ in range(n)],
+        "folder_sorted": [(f'folder:"{pick(leaves)}"', pick(["date", "sender", "subject"]), rng.random() < 0.5,
+                           pick([0, 0, 50, 500])) for _ in range(n)],
+    }
+    return out
+
+
+def query_kinds(s: Session, words: list[str], seed: int) -> dict:
+    """p50/p95/max of Session.search (top 100; the sorted ones 50 hits from an offset) for each
+    kind of :func:`kind_queries`, each kind's queries run once for warming first."""
+    out = {}
+    for kind, qs in kind_queries(s, words, seed).items():
+        for q, sort, desc, offset in qs[:3]:
+            s.search(q, limit=10, sort=sort, descending=desc, offset=offset)
+        times, totals = [], []
+        for q, sort, desc, offset in qs:
+            t = time.perf_counter()
+            r = s.search(q, limit=50 if sort else 100, sort=sort, descending=desc, offset=offset)
+            times.append((time.perf_counter() - t) * 1000)
+            totals.append(r.total)
+        out[kind] = {"p50": round(percentile(times, 0.5), 1), "p95": round(percentile(times, 0.95), 1),
+                     "max": round(max(times), 1), "queries": len(qs), "mean_hits": round(statistics.mean(totals), 1),
+                     "example": qs[0][0]}
+    return out
+
+
+def measure_project(project: Path, seed: int) -> dict:
+    """Only the search latencies (plain words and the query kinds) of an existing project
+    (--project: open it, a copy if it must not change)."""
+    with Session.open(project) as s:
+        queries = vocabulary_queries(s, 200, seed, [])
+        s.search(queries[0], limit=10)
+        out = {"messages": s.store.con.execute("SELECT COUNT(*) FROM messages").fetchone()[0]}
+        for limit in (10, 100):
+            times = []
+            for q in queries:
+                t = time.perf_counter()
+                s.search(q, limit=limit)
+                times.append((time.perf_counter() - t) * 1000)
+            out[f"search_top{limit}_ms"] = {"p50": round(percentile(times, 0.5), 1),
+                                            "p95": round(percentile(times, 0.95), 1), "max": round(max(times), 1)}
+        out["query_kinds_ms"] = query_kinds(s, queries, seed)
     return out
 
 
@@ -179,7 +249,18 @@ def main() -> None:
     ap.add_argument("--demo-dir", type=Path, help="reuse a demo collection generated with these settings")
     ap.add_argument("--skip-spamassassin", action="store_true")
     ap.add_argument("--workdir", type=Path, help="where projects go (default: a temporary folder)")
+    ap.add_argument("--project", type=Path, help="only measure the searches of this existing project (no ingest)")
+    ap.add_argument("--whoosh", action="store_true", help="run every query through Whoosh (the figures before the fast paths)")
     args = ap.parse_args()
+    if args.whoosh:
+        from sasc_desktop.engine.index import fastscore
+        fastscore.FORCE_WHOOSH = True
+    if args.project is not None:
+        result = {"load_average_before": [round(x, 2) for x in os.getloadavg()], "whoosh_only": args.whoosh,
+                  "project": str(args.project), **measure_project(args.project, args.seed),
+                  "load_average_after": [round(x, 2) for x in os.getloadavg()]}
+        print(json.dumps(result, indent=2))
+        return
 
     tmp = Path(tempfile.mkdtemp(prefix="sasc-bench-")) if args.workdir is None else args.workdir
     tmp.mkdir(parents=True, exist_ok=True)
