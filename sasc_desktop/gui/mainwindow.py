@@ -305,6 +305,8 @@ class MainWindow(QMainWindow):
         self._refit_timer.setSingleShot(True)
         self._refit_timer.setInterval(0)
         self._refit_timer.timeout.connect(self._refit_shortcuts)
+        self._refit_may_dock = True    # the refit asked for may dock a floating panel (_refit_soon)
+        self.notice_bar.shown.connect(self._refit_soon)   # the panes lose or get back the bar's height
 
         self._build_menus()
         self._build_status_bar()
@@ -589,6 +591,7 @@ class MainWindow(QMainWindow):
         else:
             self.flash(f"Opened {info['root']}", 5000)
         self.project_loaded.emit(info)
+        self._refit_soon()   # another project's panes (the notice bar, the Sensitivity column)
         self.focus_query()
         if self._prefs_after_open and self._loading == 0:  # Ctrl+, pressed while it opened
             self._prefs_after_open = False
@@ -823,6 +826,7 @@ class MainWindow(QMainWindow):
             # (read before: K on page 2's first row asks for the last row of the first page).
             asked_row = self.search_panel.pending_select
             self.search_panel.show_result(result, probs, offset, sort)
+            self._refit_soon(dock=False)   # (the Sensitivity column shown or not: the results' least width)
             if self._importing:
                 self.flash(f"{result.total:,} messages match ({DURING_IMPORT})", 5000)
             elif missing:  # another program rebuilds the index (or imports): said until the next search
@@ -893,6 +897,7 @@ class MainWindow(QMainWindow):
             self._changed_info(changed, gen)  # the persona its sensitivity line explains
             if seq == self._doc_seq and gen == self._project_gen:
                 self.doc_view.show_document(payload)
+                self._refit_soon(dock=False)   # its header and sensitivity line may need more height
                 self.document_shown.emit(doc_id)
 
         def load(session):
@@ -1052,32 +1057,39 @@ class MainWindow(QMainWindow):
             self._panel_auto = False
 
     def _refit_shortcuts(self) -> None:
-        """The window resized or moved with the panel open: docked or floating, whichever fits
-        now; the floating panel follows the window."""
+        """The window resized or moved, or the panes' content changed, with the panel open:
+        docked or floating, whichever fits now (see _refit_soon); the floating panel follows the
+        window."""
         panel = self.shortcuts_panel
         if not (panel.isVisible() and self._panel_auto) or self._placing_panel:
             return
+        may_dock, self._refit_may_dock = self._refit_may_dock, True
         if panel.isFloating():
-            if self._panel_plan() is None:
+            if not may_dock or self._panel_plan() is None:
                 self._place_floating_panel()
                 return
             self._place_shortcuts()
-        elif not self._docked_panel_fits():
-            self._placing_panel = True
-            was_active = self.isActiveWindow()
-            try:
-                panel.setFloating(True)
-                self._panes_beside_floating_panel()
-                self._place_floating_panel()
-                self._keep_active(was_active)
-            finally:
-                self._placing_panel = False
+        elif not self._docked_panel_fits():   # planned again: docked when a width fits, else floating
+            self._place_shortcuts()
+
+    def _refit_soon(self, *_args, dock: bool = True) -> None:
+        """The panes' room or content changed (a resize, the notice bar shown or hidden, a
+        project opened, a message or results shown): with the panel open, it is refitted once
+        the layouts have settled. ``dock=False`` (a message or results shown): a docked panel
+        that no longer fits is placed again (docked at a width that fits, else floating), but a
+        floating one is not docked again, so that paging through messages with J / K does not
+        dock and float the panel by turns."""
+        panel = getattr(self, "shortcuts_panel", None)
+        if panel is not None and panel.isVisible():
+            if not self._refit_timer.isActive():
+                self._refit_may_dock = dock
+            else:
+                self._refit_may_dock = self._refit_may_dock or dock
+            self._refit_timer.start()
 
     def resizeEvent(self, event):  # noqa: N802 (Qt name)
         super().resizeEvent(event)
-        panel = getattr(self, "shortcuts_panel", None)
-        if panel is not None and panel.isVisible():
-            self._refit_timer.start()
+        self._refit_soon()
 
     def moveEvent(self, event):  # noqa: N802 (Qt name)
         super().moveEvent(event)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QStyle, QStyleOption, QToolButton
 
@@ -97,7 +97,10 @@ class NoticeBar(QFrame):
     """A quiet information bar above the results (as a browser's or an editor's): what opening a
     project did that its user should know (its search index rebuilt). It stays until it is
     dismissed or another project is opened, and never blocks anything; its text can be selected
-    (a path to copy). It never widens the window: a long line wraps."""
+    (a path to copy). It never widens the window: a long line wraps. ``shown(bool)``: it was
+    shown or hidden (the panes below it got or gave back its height)."""
+
+    shown = Signal(bool)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -140,6 +143,14 @@ class NoticeBar(QFrame):
 
     def plain_text(self) -> str:
         return "\n".join(sentence(n) for n in self.notes)
+
+    def showEvent(self, event):  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        self.shown.emit(True)
+
+    def hideEvent(self, event):  # noqa: N802 (Qt name)
+        super().hideEvent(event)
+        self.shown.emit(False)
 
 
 def sentence(text: str) -> str:
