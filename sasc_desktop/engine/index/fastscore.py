@@ -117,20 +117,11 @@ class FastScorer:
         hit = self._terms.get(key, False)
         if hit is not False:
             return hit
-        ids_parts, w_parts = [], []
-        for r, base in self.leaves:
-            if (fieldname, tbytes) not in r:
-                continue
-            ids, weights = self._postings(r, fieldname, tbytes)
-            ids_parts.append(np.frombuffer(ids, dtype=np.int64) + base)
-            w_parts.append(np.frombuffer(weights, dtype=np.float64))
-        if not ids_parts:
+        live = self._live_postings(fieldname, tbytes)
+        if live is None:
             result = None
         else:
-            ids = np.concatenate(ids_parts)
-            w = np.concatenate(w_parts)
-            keep = self.live[ids]
-            ids, w = ids[keep], w[keep]
+            ids, w = live
             B = self.weighting._field_B.get(fieldname, self.weighting.B)
             K1 = self.weighting.K1
             avgfl = self.searcher.avg_field_length(fieldname) or 1
@@ -147,13 +138,9 @@ class FastScorer:
             self._cached += 0 if result is None else len(result[0])
         return result
 
-    def weights(self, fieldname: str, tbytes: bytes):
-        """(global doc numbers, posting weights) of a term of a field that is not scored by BM25
-        (Whoosh scores its postings by their weight), deleted documents left out; cached."""
-        key = ("weights", fieldname, tbytes)
-        hit = self._terms.get(key)
-        if hit is not None:
-            return hit
+    def _live_postings(self, fieldname: str, tbytes: bytes):
+        """(global doc numbers, posting weights) of a term over every segment, deleted documents
+        left out; None when no segment has the term."""
         ids_parts, w_parts = [], []
         for r, base in self.leaves:
             if (fieldname, tbytes) not in r:
@@ -161,12 +148,20 @@ class FastScorer:
             ids, weights = self._postings(r, fieldname, tbytes)
             ids_parts.append(np.frombuffer(ids, dtype=np.int64) + base)
             w_parts.append(np.frombuffer(weights, dtype=np.float64))
-        if ids_parts:
-            ids, w = np.concatenate(ids_parts), np.concatenate(w_parts)
-            keep = self.live[ids]
-            result = (ids[keep], w[keep])
-        else:
-            result = (np.empty(0, dtype=np.int64), np.empty(0))
+        if not ids_parts:
+            return None
+        ids, w = np.concatenate(ids_parts), np.concatenate(w_parts)
+        keep = self.live[ids]
+        return ids[keep], w[keep]
+
+    def weights(self, fieldname: str, tbytes: bytes):
+        """(global doc numbers, posting weights) of a term of a field that is not scored by BM25
+        (Whoosh scores its postings by their weight), deleted documents left out; cached."""
+        key = ("weights", fieldname, tbytes)
+        hit = self._terms.get(key)
+        if hit is not None:
+            return hit
+        result = self._live_postings(fieldname, tbytes) or (np.empty(0, dtype=np.int64), np.empty(0))
         with self._lock:
             if self._cached > MAX_CACHED_POSTINGS:
                 self._terms.clear()
