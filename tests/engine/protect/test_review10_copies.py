@@ -160,7 +160,7 @@ ENRON_PAIR = ("1/177225.txt", "1/176761.txt")    # differ only in Message-ID and
 
 
 def test_enron_renumbered_copy_of_a_judged_message_is_withheld(shared_data, tmp_path):
-    folder = shared_data / "enron-categories-dev"
+    folder = (shared_data / "enron-categories-dev").resolve()   # (stored locations are resolved paths)
     if not all((folder / f).exists() for f in ENRON_PAIR):
         pytest.skip("the Enron pair is not in this copy of the data")
     root = tmp_path / "en"
