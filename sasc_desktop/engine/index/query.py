@@ -598,6 +598,11 @@ def _query_problem(q, dates: dict[str, str] | None = None) -> str:
                 return f"that is not a date; {DATE_HINT}"
             if isinstance(node.text, str):   # (a quoted value that is not a date: date:"foo")
                 return f"{node.text!r} is not a date; {DATE_HINT}"
+        boost = getattr(node, "boost", 1.0)
+        if isinstance(boost, (int, float)) and boost <= 0:
+            # (word^0: Whoosh itself then answers by how the index is split into segments --
+            # the first match of each segment and block, or every match -- so it is refused)
+            return "a boost (word^N) must be above 0, as in budget^2 (^0 would neither find nor rank)"
         name = type(node).__name__
         if name == "ErrorQuery" or getattr(node, "error", None):
             error = str(getattr(node, "error", "syntax error"))
