@@ -70,6 +70,22 @@ def open_project(qtbot, win, root):
     wait_idle(qtbot, win)
 
 
+def open_prefs(qtbot, win):
+    """A new Preferences dialog of ``win``, shown."""
+    win.prefs_dialog = None
+    win.show_preferences()
+    qtbot.waitUntil(lambda: win.prefs_dialog is not None and win.prefs_dialog.isVisible(), timeout=30_000)
+    return win.prefs_dialog
+
+
+def save_prefs(qtbot, win, dlg):
+    """OK on the Preferences dialog ``dlg``; returns once the save, the search run again and the
+    message loaded again are all done."""
+    with qtbot.waitSignal(dlg.accepted, timeout=5_000):
+        dlg.accept()
+    wait_idle(qtbot, win)
+
+
 def open_doc(qtbot, win, doc_id):
     with qtbot.waitSignal(win.document_shown, timeout=60_000):
         win.open_document(doc_id)

@@ -9,7 +9,7 @@ from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.project.judgments import save_personas
 from sasc_desktop.engine.session import Session
 
-from gui_support import open_project, pump, wait_idle
+from gui_support import open_prefs, open_project, pump, wait_idle
 
 
 def _with_personas(root, **settings):
@@ -25,12 +25,6 @@ def _stored(root):
     with Session.open(root) as s:
         return s.settings()
 
-
-def _open_prefs(qtbot, window):
-    window.prefs_dialog = None
-    window.show_preferences()
-    qtbot.waitUntil(lambda: window.prefs_dialog is not None and window.prefs_dialog.isVisible(), timeout=30_000)
-    return window.prefs_dialog
 
 
 def test_the_dialog_shares_the_engine_s_domain_check():
@@ -48,7 +42,7 @@ def test_the_dialog_shares_the_engine_s_domain_check():
 def test_an_invalid_domain_keeps_the_dialog_open_with_every_value(qtbot, window, project):
     before = _with_personas(project)
     open_project(qtbot, window, project)
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     dlg.persona.setCurrentIndex(dlg.persona.findData("john-snibert"))
     dlg.weights["subject"].setValue(3.5)
     dlg.domains.setText("arclight.example.com, not a domain")
@@ -84,7 +78,7 @@ def test_only_what_was_changed_is_saved(qtbot, window, project):
     before = _with_personas(project, field_weights=weights, internal_domains=["corp.com"])
     assert before["field_weights"] == weights
     open_project(qtbot, window, project)
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     # the boxes show the stored weights as they are: no clamp to 20, no rounding to 0.13
     assert dlg.weights["subject"].value() == 50.0 and dlg.weights["body"].value() == 0.125
     assert dlg.weights["subject"].maximum() >= 50.0 and dlg.weights["body"].decimals() >= 3
@@ -97,14 +91,14 @@ def test_only_what_was_changed_is_saved(qtbot, window, project):
     assert after["field_weights"] == weights                  # was: subject 20.0, body 0.13
     assert after["internal_domains"] == ["corp.com"] and after["active_persona"] == "holly-palmer"
     # one weight changed: the others stay exactly as stored
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     dlg.weights["attachments"].setValue(1.5)
     assert dlg.values() == {"field_weights": {"subject": 50.0, "body": 0.125, "attachments": 1.5}}
     dlg.accept()
     wait_idle(qtbot, window)
     assert _stored(project)["field_weights"] == {"subject": 50.0, "body": 0.125, "attachments": 1.5}
     # a weight set and set back, the persona chosen again, the domains retyped: nothing to save
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     dlg.weights["body"].setValue(2.0)
     dlg.weights["body"].setValue(0.125)
     dlg.persona.setCurrentIndex(0)
@@ -119,7 +113,7 @@ def test_only_what_was_changed_is_saved(qtbot, window, project):
 def test_a_large_weight_can_be_kept_and_raised(qtbot, window, project):
     _with_personas(project, field_weights={"subject": 2500.0})
     open_project(qtbot, window, project)
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     assert dlg.weights["subject"].value() == 2500.0 and dlg.weights["body"].maximum() >= 100.0
     dlg.weights["body"].setValue(75.0)
     dlg.accept()

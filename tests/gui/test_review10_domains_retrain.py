@@ -7,23 +7,12 @@ from __future__ import annotations
 
 from sasc_desktop.engine.session import Session
 
-from gui_support import open_project, search, wait_idle
+from gui_support import open_prefs, open_project, save_prefs, search
 from test_train_action import build
 
 HINT = "retrain (Tools ▸ Train sensitivity model…) for the sensitivity to use"
 
 
-def _open_prefs(qtbot, window):
-    window.prefs_dialog = None
-    window.show_preferences()
-    qtbot.waitUntil(lambda: window.prefs_dialog is not None and window.prefs_dialog.isVisible(), timeout=30_000)
-    return window.prefs_dialog
-
-
-def _save(qtbot, window, dlg):
-    with qtbot.waitSignal(dlg.accepted, timeout=5_000):
-        dlg.accept()
-    wait_idle(qtbot, window)
 
 
 def _probabilities(root, persona):
@@ -43,11 +32,11 @@ def test_changed_domains_ask_for_a_retraining_when_the_persona_has_a_model(qtbot
     menu = f"{window.tools_menu.title()} ▸ {window.train_action.text()}".replace("&", "")
     assert menu == "Tools ▸ Train sensitivity model…" and menu in HINT
     search(qtbot, window, "topic")
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     note = " ".join(label.text() for label in dlg.findChildren(type(dlg.error)))
     assert "keeps the internal domains it was trained with" in note and menu in note
     dlg.domains.setText("example.com")
-    _save(qtbot, window, dlg)
+    save_prefs(qtbot, window, dlg)
     with Session.open(root) as s:
         assert s.settings()["internal_domains"] == ["example.com"]
     # what the message says is so: the sensitivity is the old model's, unchanged by the new domains
@@ -56,16 +45,16 @@ def test_changed_domains_ask_for_a_retraining_when_the_persona_has_a_model(qtbot
     assert window.message_label.text() == f"Internal domains saved; {HINT} them · {total:,} messages match"  # was: "N messages match"
 
     # domains and another setting changed together
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     dlg.domains.setText("example.org")
     dlg.weights["subject"].setValue(3.0)
-    _save(qtbot, window, dlg)
+    save_prefs(qtbot, window, dlg)
     assert window.message_label.text().startswith(f"Preferences saved; {HINT} the new internal domains · ")
 
     # no change to the domains: no hint
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     dlg.weights["subject"].setValue(2.0)
-    _save(qtbot, window, dlg)
+    save_prefs(qtbot, window, dlg)
     assert window.message_label.text() == f"Preferences saved · {total:,} messages match"
     window.close()
 
@@ -73,8 +62,8 @@ def test_changed_domains_ask_for_a_retraining_when_the_persona_has_a_model(qtbot
 def test_no_hint_without_a_model(qtbot, window, tmp_path):
     root = build(tmp_path)["root"]          # Holly active, judged, never trained
     open_project(qtbot, window, root)
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     dlg.domains.setText("example.com")
-    _save(qtbot, window, dlg)
+    save_prefs(qtbot, window, dlg)
     assert window.message_label.text() == "Preferences saved"
     window.close()

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QLabel
 
-from gui_support import open_project, pump, wait_idle
+from gui_support import open_prefs, open_project, pump, wait_idle
 
 GREEN = QColor(0, 255, 0)
 
@@ -20,12 +20,6 @@ def _green_pixels(widget) -> int:
                if image.pixelColor(x, y) == GREEN)
 
 
-def _open_prefs(qtbot, window):
-    window.prefs_dialog = None
-    window.show_preferences()
-    qtbot.waitUntil(lambda: window.prefs_dialog is not None and window.prefs_dialog.isVisible(), timeout=30_000)
-    return window.prefs_dialog
-
 
 def test_a_domain_typed_as_markup_is_shown_as_written(qtbot, window, project, tmp_path):
     picture = tmp_path / "local.png"
@@ -33,7 +27,7 @@ def test_a_domain_typed_as_markup_is_shown_as_written(qtbot, window, project, tm
     image.fill(GREEN)
     assert image.save(str(picture))
     open_project(qtbot, window, project)
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     typed = f'<img src="{picture}">'
     dlg.domains.setText(typed)
     dlg.accept()                                   # OK: refused, the reason quotes what was typed
@@ -53,7 +47,7 @@ FIXED_AUTO_TEXT = {"", "Active persona:", "Internal domains:", "&Threshold chose
 
 def test_no_label_leaves_text_from_outside_to_qts_guess(qtbot, window, project):
     open_project(qtbot, window, project)
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     window.show_import()
     window.show_quality()
     window.help_action.trigger()

@@ -6,14 +6,8 @@ from __future__ import annotations
 
 from sasc_desktop.engine.session import Session
 
-from gui_support import open_project, search, tip_text, wait_idle
+from gui_support import open_prefs, open_project, search, tip_text, wait_idle
 
-
-def _open_prefs(qtbot, window):
-    window.prefs_dialog = None
-    window.show_preferences()
-    qtbot.waitUntil(lambda: window.prefs_dialog is not None and window.prefs_dialog.isVisible(), timeout=30_000)
-    return window.prefs_dialog
 
 
 def test_a_weight_of_0_is_said_to_leave_the_part_out_of_the_search(qtbot, window, project):
@@ -21,7 +15,7 @@ def test_a_weight_of_0_is_said_to_leave_the_part_out_of_the_search(qtbot, window
     search(qtbot, window, "regards")            # a word of every body, in no subject
     found = window.search_panel.total
     assert found == 59                         # (the one HTML message has no "Regards")
-    dlg = _open_prefs(qtbot, window)
+    dlg = open_prefs(qtbot, window)
     note = " ".join(label.text() for label in dlg.findChildren(type(dlg.error)))
     assert "a weight of 0 leaves that part out of the search entirely" in note
     for field, box in dlg.weights.items():
