@@ -161,14 +161,21 @@ def test_two_messages_with_one_message_id_in_either_order(tmp_path):
             s.close()
 
 
-def test_a_project_threaded_by_the_old_rule_is_corrected_by_its_next_import(tmp_path):
+def _threaded_by_the_old_rule(tmp_path) -> Session:
+    """Two families' 'Re: school forms' 560 days apart, one thread as the old rule left them
+    (and no mark)."""
     s = ingest_files(tmp_path, [[
         mail("one@a.example", "Re: school forms", "arjun@a.example", "priya@a.example", 0),
         mail("two@b.example", "Re: school forms", "tom@b.example", "kelly@b.example", 560 * DAY)]])
+    with s.store.transaction() as con:
+        con.execute("UPDATE messages SET thread_id = 'one@a.example'")
+        con.execute("DELETE FROM meta WHERE key = ?", (CHECKED_THROUGH,))
+    return s
+
+
+def test_a_project_threaded_by_the_old_rule_is_corrected_by_its_next_import(tmp_path):
+    s = _threaded_by_the_old_rule(tmp_path)
     try:
-        with s.store.transaction() as con:   # as the old rule left it (and no mark)
-            con.execute("UPDATE messages SET thread_id = 'one@a.example'")
-            con.execute("DELETE FROM meta WHERE key = ?", (CHECKED_THROUGH,))
         src = tmp_path / "more.mbox"
         src.write_bytes(mbox([mail("z@x", "other", "z@x.org", "y@x.org", 0)]))
         s.ingest([src], workers=0)
@@ -180,13 +187,8 @@ def test_a_project_threaded_by_the_old_rule_is_corrected_by_its_next_import(tmp_
 
 
 def test_a_project_threaded_by_the_old_rule_is_corrected_by_reindex(tmp_path):
-    s = ingest_files(tmp_path, [[
-        mail("one@a.example", "Re: school forms", "arjun@a.example", "priya@a.example", 0),
-        mail("two@b.example", "Re: school forms", "tom@b.example", "kelly@b.example", 560 * DAY)]])
+    s = _threaded_by_the_old_rule(tmp_path)
     try:
-        with s.store.transaction() as con:   # as the old rule left it (and no mark)
-            con.execute("UPDATE messages SET thread_id = 'one@a.example'")
-            con.execute("DELETE FROM meta WHERE key = ?", (CHECKED_THROUGH,))
         s.reindex()
         assert threads_of(s) == {"one@a.example": "one@a.example", "two@b.example": "two@b.example"}
         assert s.search("thread:two@b.example").total == 1
