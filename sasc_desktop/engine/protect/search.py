@@ -146,22 +146,13 @@ def _copy_id_judgments(con, persona: str) -> set[str]:
     """The Message-IDs named by the persona's judged-sensitive ids of the form ``<mid>~<hash>``
     (see :func:`copy_id_message_id`): such an id made in another project may name no document
     here, and must still cover every copy with its Message-ID. Kept until the database changes."""
-    key = (id(con), persona)
-    state = (con.execute("PRAGMA data_version").fetchone()[0], con.total_changes)
-    with _FINGERPRINTS_LOCK:
-        hit = _COPY_IDS.get(key)
-    if hit is not None and hit[0] is con and hit[1] == state:
-        return hit[2]
-    glob = "*~" + "[0-9a-f]" * 10
-    ids = con.execute("SELECT doc_id FROM sensitivity WHERE persona = ? AND level > 0 AND doc_id GLOB ? "
-                      "UNION SELECT doc_id FROM sensitivity_reasons WHERE persona = ? AND doc_id GLOB ?",
-                      (persona, glob, persona, glob)).fetchall()
-    out = {m for (d,) in ids if (m := copy_id_message_id(d))}
-    with _FINGERPRINTS_LOCK:
-        if len(_COPY_IDS) >= 64:
-            _COPY_IDS.pop(next(iter(_COPY_IDS)))
-        _COPY_IDS[key] = (con, state, out)
-    return out
+    def compute() -> set[str]:
+        glob = "*~" + "[0-9a-f]" * 10
+        ids = con.execute("SELECT doc_id FROM sensitivity WHERE persona = ? AND level > 0 AND doc_id GLOB ? "
+                          "UNION SELECT doc_id FROM sensitivity_reasons WHERE persona = ? AND doc_id GLOB ?",
+                          (persona, glob, persona, glob)).fetchall()
+        return {m for (d,) in ids if (m := copy_id_message_id(d))}
+    return _while_unchanged(_COPY_IDS, (id(con), persona), con, compute)
 
 
 def judged_sensitive_among(session, persona: str, doc_ids: Sequence[str]) -> set[str]:
@@ -342,26 +333,36 @@ def judgments_fingerprint(session, persona: str) -> dict:
     connections' commits, and this connection's own changes), so a search in an unchanged
     project does not recompute it."""
     con = session.store.con
-    key = (str(session.store.path), persona, id(con))
+
+    def compute() -> dict:
+        digest = hashlib.sha256()
+        out: dict = {}
+        for name, sql, per_persona in _FINGERPRINT_PARTS:
+            n, text = con.execute(sql, (persona,) if per_persona else ()).fetchone()
+            out[name] = int(n)
+            digest.update(f"{name}\x1d{n}\x1d".encode())
+            digest.update((text or "").encode("utf-8", "surrogatepass"))
+            digest.update(b"\x1c")
+        out["sha256"] = digest.hexdigest()
+        return out
+    return dict(_while_unchanged(_FINGERPRINTS, (str(session.store.path), persona, id(con)), con, compute))
+
+
+def _while_unchanged(cache: dict, key: tuple, con, compute):
+    """``compute()``, kept in ``cache`` under ``key`` until the database changes (SQLite's
+    data_version, for other connections' commits, and this connection's own changes); at most
+    64 entries. The value is shared: callers must not change it."""
     state = (con.execute("PRAGMA data_version").fetchone()[0], con.total_changes)
     with _FINGERPRINTS_LOCK:
-        hit = _FINGERPRINTS.get(key)
+        hit = cache.get(key)
     if hit is not None and hit[0] is con and hit[1] == state:
-        return dict(hit[2])
-    digest = hashlib.sha256()
-    out: dict = {}
-    for name, sql, per_persona in _FINGERPRINT_PARTS:
-        n, text = con.execute(sql, (persona,) if per_persona else ()).fetchone()
-        out[name] = int(n)
-        digest.update(f"{name}\x1d{n}\x1d".encode())
-        digest.update((text or "").encode("utf-8", "surrogatepass"))
-        digest.update(b"\x1c")
-    out["sha256"] = digest.hexdigest()
+        return hit[2]
+    value = compute()
     with _FINGERPRINTS_LOCK:
-        if len(_FINGERPRINTS) >= 64:
-            _FINGERPRINTS.pop(next(iter(_FINGERPRINTS)))
-        _FINGERPRINTS[key] = (con, state, dict(out))
-    return out
+        if len(cache) >= 64:
+            cache.pop(next(iter(cache)))
+        cache[key] = (con, state, value)
+    return value
 
 
 @contextmanager
