@@ -163,15 +163,16 @@ def cmd_protected_search(args) -> int:
     print(f"{len(result['hits'])} shown{held} ({result['ms']:.0f} ms, {result['approach']}, {result['ranker']})")
     if show_withheld:
         print(f"withheld as judged sensitive: {result['withheld_judged_sensitive']} of {result['candidates']} candidates "
-              f"(the query matches {result['matches']})")
+              f"(the query matches {result['matches']}); quoting one: {result['withheld_quoting_sensitive']}")
     for h in result["hits"]:
         # (the sender's text: its control characters escaped, so one hit stays one line)
         print(f"{h['rank']:>4}  {h['score']:8.3f}  p={h['p_sensitive']:.2f}  {cell(h['date'], 10)}  "
               f"{cell(h['sender'], 26)}  {cell(h['subject'], 56).rstrip()}")
     if show_withheld and result["held_back"]:
-        print("held back (uncertain):")
+        print("held back (uncertain, or quoting a message judged sensitive):")
         for h in result["held_back"]:
-            print(f"      p={h['p_sensitive']:.2f}  {one_line(h['doc_id'])}  {cell(h['subject'], 60).rstrip()}")
+            why = f"  quotes {one_line(h['quotes'])}" if h.get("quotes") else ""
+            print(f"      p={h['p_sensitive']:.2f}  {one_line(h['doc_id'])}  {cell(h['subject'], 60).rstrip()}{why}")
     return 0
 
 

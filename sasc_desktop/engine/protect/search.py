@@ -49,6 +49,7 @@ from ..procpool import try_lock_file, unlock_file
 from ..progress import Progress
 from ..project.modelfile import lock_path, read_model_file, write_model_file
 from .policies import dynamic_cutoff, safety_filter
+from .quotes import quoting_judged
 
 MODEL_FORMAT = "sasc-protect-ranker"
 MODEL_FORMAT_VERSION = 1
@@ -578,7 +579,10 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
                      cutoff: str = "fixed", depth: int = SEARCH_DEPTH, train_if_missing: bool = True,
                      extractor=None, show_withheld: bool = False, offset: int = 0,
                      retrain_stale: bool = False) -> dict:
-    """The searcher's list (``hits``) and the uncertain documents held back for review.
+    """The searcher's list (``hits``) and the documents held back for review (``held_back``):
+    those of the page the classifier is unsure of, and those that quote a message judged
+    sensitive (:mod:`.quotes`: a reply or forward carrying its words), never shown; each
+    held-back entry's ``quotes`` is the judged document it quotes, or None.
 
     ``depth``: how many of the query's matches are ranked: its first ``depth`` (SEARCH_DEPTH)
     by BM25F, whatever the page. The searcher's list is made of those (less what is withheld or
@@ -604,7 +608,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     one holds anything (the list, as long as its policy makes it, ends here or before).
 
     ``show_withheld``: also return ``candidates``, ``matches`` (all the query matches) and
-    ``withheld_judged_sensitive`` (how many candidates a person judged sensitive were withheld).
+    ``withheld_judged_sensitive`` (how many candidates a person judged sensitive were withheld)
+    and ``withheld_quoting_sensitive`` (how many others quote one and are not shown).
     Those are the archivist's figures: for a narrow query they tell that sensitive mail on it
     exists, so a searcher's view (``sasc search --protect`` without ``--show-withheld``) leaves them out."""
     from ..index.schema import DEFAULT_FIELD_WEIGHTS
@@ -664,14 +669,17 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     elif cutoff == "threshold":
         keep = keep[scores[keep] >= learned]         # only documents scoring at least the learned score
     never = judged_sensitive_among(session, persona, dids)   # every judged-sensitive candidate
+    quoting = quoting_judged(session, persona, dids, never)   # candidates quoting one: held back
     kept_ids = [dids[i] for i in keep]
-    shown = finalize(kept_ids, n_show, never, offset)
-    shown_set = set(finalize(kept_ids, n_show, never))     # this page and the ones before it
-    list_ends = offset + len(shown) >= len(finalize(kept_ids, n_all, never))   # nothing after this page
+    hidden = never | set(quoting)
+    shown = finalize(kept_ids, n_show, hidden, offset)
+    shown_set = set(finalize(kept_ids, n_show, hidden))     # this page and the ones before it
+    list_ends = offset + len(shown) >= len(finalize(kept_ids, n_all, hidden))   # nothing after this page
     lookup = {d: i for i, d in enumerate(dids)}
-    # held back: on this page of the unprotected list, not shown so far, and the classifier is unsure
+    # held back: on this page of the unprotected list, not shown so far, and the classifier is
+    # unsure or the document quotes one judged sensitive
     held = [dids[i] for i in order[offset:total] if dids[i] not in shown_set and dids[i] not in never
-            and UNCERTAIN[0] <= prob[i] <= UNCERTAIN[1]]
+            and (dids[i] in quoting or UNCERTAIN[0] <= prob[i] <= UNCERTAIN[1])]
     rows = _rows(session, shown + held)
 
     def hit(rank, d):
@@ -685,12 +693,13 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
               "ranker": (payload or {}).get("ranker", "bm25"), "trained": trained,
               "model_up_to_date": up_to_date,
               "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],
-              "held_back": [hit(i + 1, d) for i, d in enumerate(held)]}
+              "held_back": [{**hit(i + 1, d), "quotes": quoting.get(d)} for i, d in enumerate(held)]}
     if read_only_note:
         result["note"] = read_only_note
     if show_withheld:
         result.update(candidates=len(dids), matches=n_matches,
-                      withheld_judged_sensitive=sum(1 for d in dids if d in never))
+                      withheld_judged_sensitive=sum(1 for d in dids if d in never),
+                      withheld_quoting_sensitive=len(quoting))
     result["ms"] = (time.perf_counter() - t0) * 1000.0
     return result
 

@@ -49,8 +49,11 @@ def test_candidates_are_exactly_what_plain_search_matches(demo200, approach):
             assert set(shown) <= set(plain) and set(held) <= set(plain), query
             assert not (set(shown) | set(held)) & never, query           # the safety rule, as ever
             assert res["withheld_judged_sensitive"] == len(set(plain) & never), query
-            if approach == "relevance":                                   # nothing filtered but the judged
-                assert sorted(shown) == sorted(set(plain) - never), query
+            # (on this one page of every candidate, each one quoting a judged message is held back)
+            quoting = {h["doc_id"] for h in res["held_back"] if h["quotes"]}
+            assert len(quoting) == res["withheld_quoting_sensitive"], query
+            if approach == "relevance":               # nothing filtered but the judged and their quotes
+                assert sorted(shown) == sorted(set(plain) - never - quoting), query
 
 
 def test_not_and_minus_leave_documents_out(demo200):

@@ -50,7 +50,7 @@ def test_the_searcher_is_not_told_that_judged_sensitive_mail_exists(demo_copy, t
     res = json.loads(capsys.readouterr().out)
     assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"], res["matches"]) == ([], 1, 1, 1)
     assert sasc(search + ["--show-withheld"]) == 0
-    assert "withheld as judged sensitive: 1 of 1 candidates (the query matches 1)" in capsys.readouterr().out.splitlines()
+    assert "withheld as judged sensitive: 1 of 1 candidates (the query matches 1); quoting one: 0" in capsys.readouterr().out.splitlines()
 
 
 def test_the_flag_is_documented_in_search_help(capsys):
@@ -96,7 +96,7 @@ def test_held_back_documents_are_listed_for_the_archivist_only(demo_copy, capsys
     assert sasc(search + ["--show-withheld"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{lines[0].split()[0]} shown, {len(held)} held back for review (")
-    assert "held back (uncertain):" in lines
+    assert "held back (uncertain, or quoting a message judged sensitive):" in lines
     assert all(any(h["doc_id"] in line for line in lines) for h in held)
     assert sasc(search + ["--json"]) == 0                     # (the review queue's: always in the JSON)
     assert [h["doc_id"] for h in json.loads(capsys.readouterr().out)["held_back"]] == [h["doc_id"] for h in held]
