@@ -493,9 +493,14 @@ class Session:
 
     # documents ----------------------------------------------------------------------
     def _row(self, doc_id: str):
+        """The message with this doc_id; else, for an id of plain ASCII digits that SQLite's
+        INTEGER holds, the message with that row number (``sasc show PROJECT 3``). Other digits
+        (Arabic-Indic '٣', a superscript '²') are no row number: str.isdigit() takes them, and
+        int() read '٣' as row 3 and failed on '²' and on an id beyond 64 bits."""
         con = self.store.con
         row = con.execute("SELECT * FROM messages WHERE doc_id = ?", (doc_id,)).fetchone()
-        if row is None and doc_id.isdigit():
+        if row is None and doc_id.isascii() and doc_id.isdigit() and len(doc_id) <= 19 \
+                and int(doc_id) <= 2 ** 63 - 1:
             row = con.execute("SELECT * FROM messages WHERE id = ?", (int(doc_id),)).fetchone()
         if row is None:
             raise InputError(f"no document {doc_id!r} in this project")
