@@ -3,6 +3,7 @@ read a finish message with the ingest report (each skipped message and why)."""
 from __future__ import annotations
 
 import html
+import time
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -22,12 +23,16 @@ def import_summary(report: IngestReport) -> str:
     one; they were called 'duplicates', which read as copies inside the mailbox; what was kept when
     it was cancelled)."""
     head = "Import cancelled" if report.cancelled else "Import finished"
-    parts = [f"{report.ingested:,} new message{'' if report.ingested == 1 else 's'}"
-             + (" kept" if report.cancelled else "")]
+    parts = [new_messages(report.ingested) + (" kept" if report.cancelled else "")]
     if report.duplicates:
         parts.append(f"{report.duplicates:,} already in the project")
     parts.append(f"{len(report.skipped):,} skipped")
     return f"{head}: {', '.join(parts)}"
+
+
+def new_messages(n: int) -> str:
+    """'1 new message', '0 new messages', '1,200 new messages'."""
+    return f"{n:,} new message{'' if n == 1 else 's'}"
 
 
 def import_title(project_name: Optional[str]) -> str:
@@ -50,6 +55,7 @@ class ImportDialog(QDialog):
         self.resize(720, 520)
         self._start_import = start_import
         self.task = None
+        self.started = 0.0   # time.monotonic() when the running import was started
         self.report: Optional[IngestReport] = None
         self.project_name: Optional[str] = None
         self.project_root: Optional[str] = None
@@ -188,6 +194,7 @@ class ImportDialog(QDialog):
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.cancel_button.setText("Cancel import")
+        self.started = time.monotonic()
         self.task = self._start_import(sources, self._progress, self._done, self._failed,
                                        project_gen=self.project_gen)
 
@@ -216,7 +223,7 @@ class ImportDialog(QDialog):
         if not report.cancelled:
             self.progress.setValue(self.progress.maximum())
         head = "Import cancelled." if report.cancelled else "Import finished."
-        parts = [f"<b>{head}</b> {report.ingested:,} new messages, {report.duplicates:,} already in the project "
+        parts = [f"<b>{head}</b> {new_messages(report.ingested)}, {report.duplicates:,} already in the project "
                  "(copies of mail imported before, or met twice), "
                  f"{len(report.skipped):,} skipped, in {report.seconds:.1f} s."]
         if report.cancelled:
@@ -235,8 +242,8 @@ class ImportDialog(QDialog):
         self.finished_import.emit(report)
 
     def _failed(self, exc: BaseException) -> None:
-        if isinstance(exc, Cancelled):  # cancelled before the first message was read
-            self._done(IngestReport(cancelled=True))
+        if isinstance(exc, Cancelled):  # cancelled before the first batch was stored: how long it ran
+            self._done(IngestReport(cancelled=True, seconds=time.monotonic() - self.started))
             return
         self.start_button.setEnabled(self.read_only_tip is None)
         self.cancel_button.setEnabled(False)
