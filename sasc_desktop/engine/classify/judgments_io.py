@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import InputError
-from ..ingest.parse import _message_id, parse_message, raw_digest
+from ..ingest.parse import parse_message, raw_digest
 from ..progress import Progress, ensure
 from ..project import judgments as J
 
@@ -183,9 +183,23 @@ def check_persona_id(persona: str, where: str, what: str = "persona") -> None:
                          "accent (Unicode NFD); save the file with composed letters (NFC)")
 
 
+_ONE_ID = re.compile(r"<([^<>\s]+)>(~[^<>\s]+)?")
+
+
 def normalise_id(doc_id: str) -> str:
-    """A judged document id as ingest writes Message-IDs (``<a@b>`` -> ``a@b``, blanks dropped)."""
-    return _message_id(doc_id) or doc_id.strip()
+    """A judged document id as ingest writes Message-IDs: ``<a@b>`` -> ``a@b``, a copy's
+    ``<a@b>~hash`` -> ``a@b~hash``, blanks around it dropped. Any other id with '<', '>' or white
+    space is an InputError (the caller adds the file and line): taking its first ``<...>`` or its
+    first word, as before, put a copy's judgment on the other message with its Message-ID and
+    cut a reasons file's doc id at its first space, silently."""
+    text = doc_id.strip()
+    m = _ONE_ID.fullmatch(text)
+    if m:
+        return m.group(1) + (m.group(2) or "")
+    if any(ch in "<>" or ch.isspace() for ch in text):
+        raise InputError(f"the document id {doc_id!r} is not one id: write <id> or id (a copy's id <id>~hash "
+                         "or id~hash), with no white space and no other '<' or '>'")
+    return text
 
 
 def _normalised(items, path, what) -> dict:
@@ -431,13 +445,13 @@ def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_pat
         imp.topics = read_topics(Path(topics_path))
     if qrels_path:
         reading(qrels_path)
-        imp.qrels = _normalised((((q.topic, q.docid), q.rel) for q in read_qrels(qrels_path)), qrels_path,
-                                lambda k: f"topic {k[0]}")
+        qrels = read_qrels(qrels_path, check_docid=normalise_id)
+        imp.qrels = _normalised((((q.topic, q.docid), q.rel) for q in qrels), qrels_path, lambda k: f"topic {k[0]}")
         imp.qrels_source = J.source_of(qrels_path)
     if sensitivity_path:
         reading(sensitivity_path)
-        imp.sensitivity = _normalised((((s.persona, s.topic or "", s.docid), s.level)
-                                       for s in read_sensitivity(sensitivity_path)), sensitivity_path,
+        judged = read_sensitivity(sensitivity_path, check_docid=normalise_id)
+        imp.sensitivity = _normalised((((s.persona, s.topic or "", s.docid), s.level) for s in judged), sensitivity_path,
                                       lambda k: f"persona {k[0]}" + (f", topic {k[1]}" if k[1] else ""))
         imp.sensitivity_source = J.source_of(sensitivity_path)
     if reasons_path:
@@ -572,6 +586,10 @@ def read_reasons(path) -> list[tuple[str, str, str]]:
             continue
         if len(parts) != 3 or not all(p.strip() for p in parts):
             raise InputError(f"{path}, line {number}: expected 'docid<TAB>persona<TAB>reason', got {line!r}")
+        try:
+            normalise_id(parts[0])
+        except InputError as exc:
+            raise InputError(f"{path}, line {number}: {exc}") from None
         out.append((parts[1].strip(), parts[0].strip(), parts[2].strip()))
     return out
 

@@ -153,12 +153,23 @@ def _bad_token(value, what: str, extra_forbidden: str = "") -> str | None:
 
 
 # --------------------------------------------------------------------------------------- qrels
-def read_qrels(path: PathLike) -> list[Qrel]:
+def _checked_docid(path, number: int, docid: str, check_docid) -> None:
+    """``check_docid(docid)`` (a caller's rule for its document ids, raising InputError), its
+    error given the file and line."""
+    if check_docid is not None:
+        try:
+            check_docid(docid)
+        except InputError as exc:
+            raise EvalFileError(path, number, str(exc)) from None
+
+
+def read_qrels(path: PathLike, check_docid=None) -> list[Qrel]:
     """Read TREC qrels (``topic iteration docid rel``; the iteration column is ignored; a grade
     is an integer from -9 to 99).
 
     Repeated identical lines are kept once; the same (topic, docid) with two different grades
-    is an error.
+    is an error. ``check_docid`` (optional) is called with each document id and may raise
+    InputError: it is raised as an EvalFileError naming the file and line.
     """
     seen: dict[tuple[str, str], tuple[int, int]] = {}
     out: list[Qrel] = []
@@ -167,6 +178,7 @@ def read_qrels(path: PathLike) -> list[Qrel]:
             raise EvalFileError(path, number, f"a qrels line has 4 columns (topic 0 docid rel), found {len(fields)}: "
                                 f"{_quoted_line(line)}")
         topic, _, docid, rel_text = fields
+        _checked_docid(path, number, docid, check_docid)
         rel = _int(path, number, rel_text, "relevance", GRADES)
         key = (topic, docid)
         if key in seen:
@@ -185,13 +197,14 @@ def write_qrels(path: PathLike, qrels: Iterable[Qrel]) -> None:
 
 
 # --------------------------------------------------------------------------------- sensitivity
-def read_sensitivity(path: PathLike) -> list[SensJudgment]:
+def read_sensitivity(path: PathLike, check_docid=None) -> list[SensJudgment]:
     """Read sensitivity judgments.
 
     Two layouts, detected by the column count of the first line (all lines must agree):
     ``persona docid level`` (3 columns, topic-independent) and ``topic persona docid level``
     (4 columns, per topic). Levels are integers from -1 to 9: 0 = not sensitive, 1 to 9 =
     sensitive, -1 = "I don't know" (kept as a record; :func:`sensitivity_maps` and training leave it out).
+    ``check_docid``: as for :func:`read_qrels`.
     """
     width: int | None = None
     seen: dict[tuple, tuple[int, int]] = {}
@@ -210,6 +223,7 @@ def read_sensitivity(path: PathLike) -> list[SensJudgment]:
             topic = None
         else:
             topic, persona, docid, level_text = fields
+        _checked_docid(path, number, docid, check_docid)
         level = _int(path, number, level_text, "sensitivity level")
         if not LEVELS[0] <= level <= LEVELS[1]:
             raise EvalFileError(path, number, f"sensitivity level must be 0 (not sensitive), 1 to {LEVELS[1]} "
