@@ -152,6 +152,12 @@ def cmd_protected_search(args) -> int:
     elif retrain:
         print(f"note: the {result['ranker']} ranker learned from older judgments (documents judged sensitive are "
               f"withheld all the same); --retrain, or {retrain}, brings it up to date", file=sys.stderr)
+    if result.get("static_length") is not None and result.get("list_ends") and \
+            result["offset"] + len(result["hits"]) >= result["static_length"]:
+        n = result["static_length"]
+        print(f"note: the static cutoff policy ends every list after {n} document{'' if n == 1 else 's'}: the length "
+              f"that scored best for the ranker's objective on its validation topics (a cost-sensitive measure can "
+              f"prefer short lists); the fixed or dynamic policy shows more", file=sys.stderr)
     if result.get("beyond_depth") and result.get("list_ends"):   # the list ended on this page (or before)
         print(f"note: a protected search ranks the query's first {result['depth']} matches and it has more; "
               "narrow the query (words, from:, date:), or give a larger --depth, to reach the others", file=sys.stderr)

@@ -601,7 +601,9 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
     min(offset + k, c) for the list length c learned on validation topics; ``threshold`` the
     first ``offset + k`` of those whose score reaches the score learned on validation topics.
     ``static`` and ``threshold`` need a ranker trained with a validation fold (at least
-    MIN_VALIDATION_TOPICS judged topics): without one they are an InputError.
+    MIN_VALIDATION_TOPICS judged topics): without one they are an InputError. With ``static``
+    the result's ``static_length`` is that learned list length (a cost-sensitive objective can
+    learn a very short one: 0 or 1 on the demo's nCS-DCG with cost 12).
 
     ``beyond_depth``: the query matches more than the ``depth`` ranked, so the list ends before
     its matches do (narrowing the query reaches the others). ``list_ends``: no page after this
@@ -694,6 +696,8 @@ def protected_search(session, query: str, persona: str, approach: str = "joint",
               "model_up_to_date": up_to_date,
               "hits": [hit(offset + i + 1, d) for i, d in enumerate(shown)],
               "held_back": [{**hit(i + 1, d), "quotes": quoting.get(d)} for i, d in enumerate(held)]}
+    if cutoff == "static":
+        result["static_length"] = learned      # (the list never holds more: say so when it is short)
     if read_only_note:
         result["note"] = read_only_note
     if show_withheld:
