@@ -122,6 +122,15 @@ def breakable_html(markup: str, every: int = BREAK_EVERY, width: float = 0.0,
     return "".join(out)
 
 
+def header_markup(subject_line: str, lines: Sequence[str]) -> str:
+    """The header's rich text: the subject a block of its own whose direction comes from its
+    text (dir="auto": a Hebrew or Arabic subject is right-aligned), then the labelled lines
+    (From:, To:, ...) joined by line breaks in a block of their own, left to right: it begins
+    with a label. (One paragraph of <br>-joined lines took its direction from its first strong
+    character, the subject's, and a right-to-left subject right-aligned every line.)"""
+    return f'<div dir="auto">{subject_line}</div>' + "<br>".join(lines)
+
+
 class HeaderLabel(QLabel):
     """The message header: rich text that wraps within the label's width, however long a word
     without spaces in it is (see :func:`breakable_html`): its breaks are worked out again for
@@ -461,7 +470,7 @@ class DocumentView(QWidget):
                 marks = [replace(m, end=min(m.end, 400)) for m in marks if m.start < 400]
             shown = highlighted_html(value, spans, marks)
             if name == "Subject":
-                lines.append(f'<span style="font-size:13pt;font-weight:600">{shown}</span>')
+                subject_line = f'<span style="font-size:13pt;font-weight:600">{shown}</span>'
             else:
                 lines.append(f'<span style="color:#555">{name}:</span> {shown}')
         notes = []
@@ -471,7 +480,7 @@ class DocumentView(QWidget):
             notes.append("; ".join(doc["notes"]))
         if notes:
             lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
-        self.header.set_markup("<br>".join(lines))
+        self.header.set_markup(header_markup(subject_line, lines))
         panel = sensitivity_html(sens)
         self.sensitivity.setText(panel)   # (kept free of breaks: it holds a command to copy)
         self.sensitivity.setVisible(bool(panel))
