@@ -3,6 +3,7 @@ invites and small fake binaries (PDF, images, instrument files) that carry no ex
 """
 from __future__ import annotations
 
+import datetime as _dt
 import random
 
 from . import compose, pii
@@ -62,15 +63,19 @@ MERCHANTS = ("SkyWays Air", "Harborview Hotel", "Metro Cab", "Cafe Lumiere", "Ra
 
 
 def expenses_csv(ctx: compose.Ctx, with_cards: bool) -> Attachment:
+    """An expense report: what was spent in the four weeks up to the day it is sent, in date
+    order; ``with_cards``: paid with the owner's own card (the one the mail names)."""
     rng = ctx.rng
-    card = pii.card_number(rng, "") if with_cards else ""
-    rows = ["date,merchant,amount_usd,payment"]
+    card = "".join(ch for ch in compose.own(ctx, "card") if ch.isdigit()) if with_cards else ""
+    rows = []
     for _ in range(rng.randrange(3, 8)):
-        d = ctx.date.replace(day=rng.randrange(1, 28))
+        d = ctx.date - _dt.timedelta(days=rng.randrange(0, 28))
         pay = f"card {card}" if with_cards else rng.choice(("corporate card", "cash", "invoice"))
-        rows.append(f"{d.strftime('%Y-%m-%d')},{rng.choice(MERCHANTS)},{rng.randrange(8, 900)}.{rng.randrange(100):02d},"
-                    f"{pay}")
-    return Attachment("expenses.csv", "text/csv", "\n".join(rows) + "\n", rng.choice(("7bit", "b64")))
+        rows.append((d.strftime('%Y-%m-%d'), f"{rng.choice(MERCHANTS)},{rng.randrange(8, 900)}.{rng.randrange(100):02d},"
+                                             f"{pay}"))
+    rows.sort(key=lambda r: r[0])   # stable: rows of one day keep their order
+    text = "\n".join(["date,merchant,amount_usd,payment"] + [f"{d},{rest}" for d, rest in rows]) + "\n"
+    return Attachment("expenses.csv", "text/csv", text, rng.choice(("7bit", "b64")))
 
 
 def html_page(ctx: compose.Ctx, title: str, paras: list[str]) -> Attachment:
@@ -79,9 +84,34 @@ def html_page(ctx: compose.Ctx, title: str, paras: list[str]) -> Attachment:
     return Attachment(title.lower().replace(" ", "_")[:30] + ".html", "text/html", doc, ctx.rng.choice(("qp", "b64")))
 
 
+# what "at 1:30" means in an office: 9 to 11:30 in the morning, noon, 1 to 4:30 in the afternoon
+def _clock(time: str):
+    if time == "noon":
+        return 12, 0
+    h, _, m = time.partition(":")
+    h = int(h)
+    return (h + 12 if h < 8 else h), int(m or 0)
+
+
+def invite_start(sent: _dt.datetime, sticky: dict, rng) -> _dt.datetime:
+    """When an invitation sent at ``sent`` (the sender's wall clock) starts, as a naive wall-clock
+    time: on the weekday and at the time its mail names (``sticky["day"]``, ``sticky["time"]``,
+    the values of the mail's {day} and {time} slots), the next such weekday after the day it is
+    sent; with no day named, the next working day; with no time named, on the hour from 9 to 16."""
+    day = sticky.get("day")
+    if day in compose.WEEKDAYS:
+        ahead = (compose.WEEKDAYS.index(day) - sent.weekday()) % 7 or 7
+    else:
+        ahead = {4: 3, 5: 2}.get(sent.weekday(), 1)   # Friday and Saturday: the Monday after
+    date = sent.date() + _dt.timedelta(days=ahead)
+    time = sticky.get("time")
+    hour, minute = _clock(time) if time else (rng.randrange(9, 17), 0)
+    return _dt.datetime(date.year, date.month, date.day, hour, minute)
+
+
 def calendar(ctx: compose.Ctx, summary: str) -> Attachment:
-    d = ctx.date
-    start = d.strftime("%Y%m%dT") + f"{ctx.rng.randrange(8, 17):02d}0000"
+    """A meeting request for the slot the mail proposes (see :func:`invite_start`)."""
+    start = invite_start(ctx.date, ctx.sticky, ctx.rng).strftime("%Y%m%dT%H%M%S")
     ics = ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//Arclight//Calendar//EN\nMETHOD:REQUEST\nBEGIN:VEVENT\n"
            f"DTSTART:{start}\nDURATION:PT30M\nSUMMARY:{summary}\nORGANIZER:mailto:{ctx.sender.email}\n"
            f"UID:{ctx.rng.getrandbits(64):016x}@arclight.example.com\nEND:VEVENT\nEND:VCALENDAR\n")

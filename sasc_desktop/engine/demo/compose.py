@@ -46,6 +46,12 @@ class Ctx:
 STICKY = frozenset(("customer", "city", "kid", "product", "repo", "room", "booking", "day", "time", "week",
                     "tech", "doc", "pr", "food"))
 
+# Slots naming a person's own things: one value per person within a message and its replies
+# (a writer has one card, one SSN, one bank account, whoever else names theirs). The owner is the
+# writer, or for a booking robot's receipt the guest it is sent to (see owner()). A slot
+# "their_<name>" is somebody else's (a candidate's, an intern's): a fresh value each time.
+OWNED = frozenset(("card", "ssn", "dob", "address", "routing", "account", "iban", "licence", "flyer"))
+
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b", re.IGNORECASE)
 
@@ -73,6 +79,30 @@ def _colleague(ctx: Ctx) -> people.Person:
         if p.key not in (ctx.sender.key, ctx.recipient.key):
             ctx.sticky["colleague"] = p.key
             return p
+
+
+def owner(ctx: Ctx) -> people.Person:
+    """Whose card, address... a message names: its writer's, or for a robot's receipt its
+    recipient's."""
+    return ctx.recipient if ctx.sender.style.client == "system" else ctx.sender
+
+
+def own(ctx: Ctx, name: str) -> str:
+    """The value of the :data:`OWNED` slot ``name`` for the message's owner (the same in the whole
+    message and in the owner's replies to it)."""
+    key = f"{name}:{owner(ctx).key}"
+    got = ctx.sticky.get(key)
+    if got is None:
+        got = ctx.sticky[key] = SLOTS[name](ctx)
+    return got
+
+
+def _paycard(ctx: Ctx) -> str:
+    """The owner's card as a receipt names it: its brand (from its prefix) and the number, in
+    full or masked but for the last four digits."""
+    card = own(ctx, "card")
+    shown = card if ctx.rng.random() < 0.6 else pii.masked(card)
+    return f"{pii.card_brand(card)} {shown}"
 
 
 def _week(ctx: Ctx) -> str:
@@ -136,11 +166,12 @@ SLOTS: dict[str, Callable[[Ctx], str]] = {
     "tracking": lambda c: pii.tracking_number(c.rng),
     "org": lambda c: people.ORG_NAME,
     "rname": lambda c: c.recipient.name,
-    "last4": lambda c: f"{c.rng.randrange(10000):04d}",
+    "last4": lambda c: "".join(ch for ch in own(c, "card") if ch.isdigit())[-4:],
     "fare": lambda c: f"${c.rng.randrange(89, 1900)}.{c.rng.randrange(100):02d}",
-    "paycard": lambda c: (c.rng.choice(("Visa", "Mastercard", "Amex")) + " " +
-                          (pii.card_number(c.rng, c.rng.choice((" ", "-", ""))) if c.rng.random() < 0.6
-                           else f"XXXX-XXXX-XXXX-{c.rng.randrange(10000):04d}")),
+    "paycard": _paycard,
+    "expiry": lambda c: f"{c.rng.randrange(1, 13):02d}/{(c.date.year + c.rng.randrange(1, 5)) % 100:02d}",
+    "licence": lambda c: str(c.rng.randrange(1_000_000, 100_000_000)),   # a driver's licence number
+    "flyer": lambda c: str(c.rng.randrange(10_000_000, 100_000_000)),    # a frequent flyer number
 }
 
 
@@ -155,6 +186,10 @@ def fill(template: str, ctx: Ctx) -> str:
 
     def repl(m: re.Match) -> str:
         name = m.group(1)
+        if name in OWNED and name not in extra:
+            return own(ctx, name)
+        if name.startswith("their_") and name[6:] in OWNED:
+            return _value(name[6:])
         if name in STICKY:
             got = ctx.sticky.get(name)
             if got is None:

@@ -330,11 +330,11 @@ SENSITIVE: dict[str, Kind] = {
          ("Payroll update", ("New home address for payroll: {address}. Phone {phone}.",
                              "For direct deposit: routing {routing}, account {account}.")),
          ("Onboarding paperwork", ("Here's the form for the background check: born {dob}, SSN {ssn}, driver's "
-                                   "licence OR{bignum}.",
+                                   "licence OR{licence}.",
                                    "My SSN is {ssn} and my date of birth is {dob} for the insurance form.")),
          ("W-4 and I-9", ("My SSN is {ssn} and my date of birth is {dob} for the insurance form.",
                           "Here's the form for the background check: born {dob}, SSN {ssn}, driver's licence "
-                          "OR{bignum}.")),
+                          "OR{licence}.")),
          ("Benefits enrollment", ("My SSN is {ssn} and my date of birth is {dob} for the insurance form.",
                                   "Update my emergency contact: my sister, {phone}, same address as me "
                                   "({address}).")),
@@ -505,7 +505,7 @@ SYSTEM_RECEIPTS: dict[str, Kind] = {
          "Check in now for your flight to {city}"),
         ("SkyWays Travel - booking confirmation\n\nPassenger: {rname}\nBooking reference: {booking}\n"
          "Flight: Portland (PDX) to {city}, {date}, departs {time}\nFare: {fare}\nPaid with: {paycard}\n"
-         "Billing address: {address}\nFrequent flyer: SW{bignum}",
+         "Billing address: {address}\nFrequent flyer: SW{flyer}",
          "Your itinerary has changed. New departure: {date} at {time}. Your seat 14C is confirmed.",
          "Baggage: 1 checked bag included. Changes are possible up to 24 hours before departure.",
          "Thank you for flying SkyWays. Keep this receipt for your records."),

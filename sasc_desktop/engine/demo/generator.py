@@ -261,20 +261,24 @@ def build_plan(n: int, rng: random.Random) -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class Carried:
     """Planted labels carried by some text: sensitive kinds (``mild``: those mentioned in an
-    aside), topics it is highly relevant to and topics it mentions in passing."""
+    aside), topics it is highly relevant to and topics it mentions in passing; ``asides``: for
+    each mild kind, ``(kind, index)`` of the message(s) whose writer wrote the aside (a persona
+    flags an aside or not once, the same in every message quoting it)."""
     kinds: tuple = ()
     mild: tuple = ()
     high: tuple = ()
     passing: tuple = ()
+    asides: tuple = ()
 
 
-def _carried(kinds: list, mild: list, high: list, passing: list) -> Carried:
+def _carried(kinds: list, mild: list, high: list, passing: list, asides: list) -> Carried:
     """Unique labels, in order. A kind is mild only if it was never planted as the main content
     (``kinds`` lists it once more than ``mild`` each time it was)."""
     kinds_t = _uniq(kinds)
     mild_t = tuple(k for k in _uniq(mild) if kinds.count(k) <= mild.count(k))
     high_t = _uniq(high)
-    return Carried(kinds_t, mild_t, high_t, tuple(t for t in _uniq(passing) if t not in high_t))
+    return Carried(kinds_t, mild_t, high_t, tuple(t for t in _uniq(passing) if t not in high_t),
+                   tuple(a for a in _uniq(asides) if a[0] in mild_t))
 
 
 @dataclass
@@ -301,12 +305,19 @@ class Summary:
 
 @dataclass
 class Label:
+    """A message's planted labels: what its body carries, with what a forwarded message attached
+    to it carries. ``quotes``: the docid of the message whose text it carries (quoted in a reply,
+    copied into a forward or attached to it; "" for none); ``attached``: that message is attached
+    (so its attachments are carried too), not in the body."""
     docid: str
     kinds: tuple
     mild: tuple
     high: tuple
     passing: tuple
     dist: tuple
+    asides: tuple = ()
+    quotes: str = ""
+    attached: bool = False
 
 
 def _uniq(seq) -> tuple:
@@ -384,6 +395,11 @@ class _Generator:
             if p.key not in exclude:
                 return p
 
+    def _expenses(self, owner: Person) -> Person:
+        """Who handles ``owner``'s expense claims (Holly's: the department's administrator)."""
+        return self._p("ivan.morozov" if owner.key == "holly.palmer" else
+                       self.rng.choice(("lena.fischer", "dolores.martin", "gary.whitman")))
+
     def _custodian(self) -> Person:
         return self._p(_weighted(self.rng, CUSTODIAN_WEIGHTS))
 
@@ -452,9 +468,7 @@ class _Generator:
             owner = self._p(rng.choice(("holly.palmer", "holly.palmer", "john.snibert", "tom.brennan", "priya.raman")))
             if rng.random() < 0.55:
                 return self._p(rng.choice(("skyways.bookings", "harborview.hotel"))), [owner], []
-            other = self._p("ivan.morozov" if owner.key == "holly.palmer" else
-                            rng.choice(("lena.fischer", "dolores.martin", "gary.whitman")))
-            return owner, [other], []
+            return owner, [self._expenses(owner)], []
         elif kind == "pii":
             owner = self._custodian()
             if owner.key == "holly.palmer":
@@ -674,18 +688,19 @@ class _Generator:
                 mode, parent = "new", None
             elif rng.random() < 0.7:
                 pool.remove(parent)     # most messages get one answer; some get several
+        robot = parent is not None and parent.sender.style.client == "system"
+        if mode == "reply" and robot:
+            mode = "forward"    # nobody answers a no-reply robot: its mail is passed on
         if mode == "reply":
             sender = rng.choice(recips)
-            to = [parent.sender] if parent.sender.style.client != "system" else []
+            to = [parent.sender]
             others = [p for p in parent.to if p.key not in (sender.key, parent.sender.key)]
             reply_all = rng.random() < 0.4
             if reply_all:
                 to += others
-            if not to:
-                to = [self._worker((sender.key,))]
             cc = [p for p in parent.cc if p.key != sender.key] if reply_all else []
         elif mode == "forward":
-            sender = rng.choice(recips + [parent.sender] if parent.sender.style.client != "system" else recips)
+            sender = rng.choice(recips if robot else recips + [parent.sender])
             if cat == "high":
                 cands = [k for k in topic.cast if k not in (sender.key,) and BY_KEY[k].style.client != "system"]
                 to = [self._p(rng.choice(cands))] if cands else [self._worker((sender.key,))]
@@ -693,6 +708,8 @@ class _Generator:
                     and arg in ("family", "romance", "receipt") and rng.random() < 0.5:
                 fam = [k for k in sender.family if k != "carla.benedetti"]
                 to = [self._p(rng.choice(fam))] if fam else [self._worker((sender.key,))]
+            elif robot and cat == "sens" and arg == "receipt":
+                to = [self._expenses(sender)]   # a booking's receipt goes to whoever pays expenses
             else:
                 to = [self._worker((sender.key, parent.sender.key))]
             cc = []
@@ -746,6 +763,7 @@ class _Generator:
         passing: list = []
         dist: list = []
         theme = None
+        asides: list = []
         if cat not in ("news", "press"):
             subject, paras, theme = self._compose(cat, arg, ctx, kinds, mild, high, passing, dist,
                                                   reply=mode == "reply", theme=parent.theme if parent else None,
@@ -758,6 +776,7 @@ class _Generator:
             subject = compose.fill(subject, ctx)
             paras = [compose.fill(p, ctx) for p in texts]
 
+        asides += [(k, i) for k in mild]   # the asides this message's writer wrote
         style = sender.style.quote
         client = sender.style.client
         in_reply_to, refs, depth = "", (), 0
@@ -767,12 +786,9 @@ class _Generator:
             body = "\n\n".join(paras) + "\n"
         else:
             body = compose.letter(ctx, paras)
+        quotes, whole_parent = "", False
         if mode == "reply":
-            base = parent.subject
-            for pre in ("Re: ", "RE: ", "Fwd: ", "FW: "):
-                if base.startswith(pre):
-                    base = base[len(pre):]
-            subject = ("RE: " if client == "outlook" else "Re: ") + base
+            subject = reply_subject(parent.subject, client)
             if rng.random() < 0.88:
                 in_reply_to = parent.msgid
                 refs = (parent.refs + (parent.msgid,))[-8:]
@@ -781,7 +797,9 @@ class _Generator:
                 # the quote is the parent's body: what its body carries, not its attachments
                 kinds += parent.text.kinds
                 mild += parent.text.mild
+                asides += parent.text.asides
                 passing += [t for t in parent.text.high + parent.text.passing if t not in high]
+                quotes = parent.msgid
             depth = parent.depth + 1
             self._count("replies")
         elif mode == "forward":
@@ -791,12 +809,17 @@ class _Generator:
                 # in this message's body (a reply to this one does not quote it)
                 nested = parent.msg
                 attached = parent.whole
+                whole_parent = True
                 self._count("rfc822_forwards")
             else:
                 body = body + "\n" + self._forward_block(parent, style)
                 kinds += parent.text.kinds
                 mild += parent.text.mild
+                asides += parent.text.asides
                 passing += [t for t in parent.text.high + parent.text.passing if t not in high]
+            quotes = parent.msgid
+            if robot:
+                self._count("robot_forwards")
             depth = parent.depth + 1
             self._count("forwards")
 
@@ -886,10 +909,12 @@ class _Generator:
         self.duplicates += len(placements) - 1
         self._stats_mime(mail, subject)
 
-        text = _carried(kinds, mild, high, passing)
+        text = _carried(kinds, mild, high, passing, asides)
         whole = _carried(kinds + list(attached.kinds), mild + list(attached.mild), high,
-                         passing + [t for t in attached.high + attached.passing if t not in high])
-        self.labels.append(Label(msgid[1:-1], whole.kinds, whole.mild, whole.high, whole.passing, _uniq(dist)))
+                         passing + [t for t in attached.high + attached.passing if t not in high],
+                         asides + list(attached.asides))
+        self.labels.append(Label(msgid[1:-1], whole.kinds, whole.mild, whole.high, whole.passing, _uniq(dist),
+                                 whole.asides, quotes[1:-1], whole_parent))
         summary = Summary(msgid, subject, sender, to, cc, date, body, text, whole, refs, depth, msg,
                           dict(ctx.sticky), theme)
         if depth < 3 and not bcc:
@@ -1048,6 +1073,53 @@ def generate(out_dir, n_messages: int = 3000, seed: int = 20261122, progress=Non
     return _write_labels(out, gen, n, seed)
 
 
+def judge(labs: list, rng: random.Random) -> dict[str, list[tuple[tuple, int]]]:
+    """Each persona's judgment of each message: ``(reasons, level)``, the reasons (sorted) its
+    planted kinds give the persona, and the level written (1 sensitive), which is 1 exactly when
+    there are reasons but for label noise (:data:`NOISE_RATE` of the levels flipped, at random).
+
+    A kind only mentioned in an aside is borderline: the persona flags it with probability
+    :data:`MILD_FLAG_RATE`, once for the aside, so a reply or forward carrying that text is
+    judged for it as the message its writer wrote it in. A message carrying a parent's text
+    thereby has every reason its parent has (before noise)."""
+    flags: dict[tuple, bool] = {}
+
+    def flagged(persona: str, aside: tuple) -> bool:
+        key = (persona,) + tuple(aside)
+        got = flags.get(key)
+        if got is None:
+            got = flags[key] = rng.random() < MILD_FLAG_RATE
+        return got
+
+    out: dict[str, list[tuple[tuple, int]]] = {}
+    for persona in labels.PERSONAS:
+        rows = []
+        for lab in labs:
+            kinds = [k for k in lab.kinds if k not in lab.mild]
+            for k in lab.mild:
+                votes = [flagged(persona, a) for a in lab.asides if a[0] == k]   # (every aside drawn)
+                if any(votes):
+                    kinds.append(k)
+            reasons = tuple(labels.sensitive_reasons(persona, kinds))
+            level = 1 if reasons else 0
+            if rng.random() < NOISE_RATE:
+                level = 1 - level
+            rows.append((reasons, level))
+        out[persona] = rows
+    return out
+
+
+def reply_subject(parent: str, client: str) -> str:
+    """A reply's subject, as mail programs write it: "Re: " ("RE: " from Outlook) before the
+    parent's subject with a leading "Re: "/"RE: " taken off, so a reply to "Fwd: Progress report"
+    is "Re: Fwd: Progress report" and a reply to a reply stays "Re: ..."."""
+    for pre in ("Re: ", "RE: "):
+        if parent.startswith(pre):
+            parent = parent[len(pre):]
+            break
+    return ("RE: " if client == "outlook" else "Re: ") + parent
+
+
 def _write_labels(out: Path, gen: _Generator, n: int, seed: int) -> dict:
     labs = gen.labels
     # topics
@@ -1055,22 +1127,10 @@ def _write_labels(out: Path, gen: _Generator, n: int, seed: int) -> dict:
     topics_path.write_text(json.dumps([t.public() for t in TOPICS], indent=2, ensure_ascii=False) + "\n",
                            encoding="utf-8")
     # sensitivity with label noise
-    persona_labels: dict[str, list[int]] = {}
-    reason_rows = []
-    for persona in labels.PERSONAS:
-        levels = []
-        for lab in labs:
-            # kinds only mentioned in an aside are borderline: the persona flags them sometimes
-            judged = [k for k in lab.kinds if k not in lab.mild or gen.noise_rng.random() < MILD_FLAG_RATE]
-            reasons = labels.sensitive_reasons(persona, judged)
-            level = 1 if reasons else 0
-            if gen.noise_rng.random() < NOISE_RATE:
-                level = 1 - level
-            levels.append(level)
-            if level and reasons:
-                for r in reasons:
-                    reason_rows.append((lab.docid, persona, r))
-        persona_labels[persona] = levels
+    judged = judge(labs, gen.noise_rng)
+    persona_labels = {p: [level for _, level in judged[p]] for p in labels.PERSONAS}
+    reason_rows = [(lab.docid, persona, r) for persona in labels.PERSONAS
+                   for lab, (reasons, level) in zip(labs, judged[persona]) if level for r in reasons]
     sens_path = out / "sensitivity.txt"
     with open(sens_path, "w", encoding="ascii", newline="\n") as f:
         for persona in labels.PERSONAS:

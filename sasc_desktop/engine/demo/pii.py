@@ -43,6 +43,29 @@ def card_number(rng: random.Random, sep: str = " ") -> str:
     return sep.join(num[i:i + 4] for i in range(0, 16, 4))
 
 
+def card_brand(number: str):
+    """The brand a card number's prefix (IIN) names: 4 Visa, 51-55 Mastercard, 34 and 37 American
+    Express ("Amex"); None for any other prefix."""
+    digits = "".join(c for c in number if c.isdigit())
+    if digits[:1] == "4":
+        return "Visa"
+    if "51" <= digits[:2] <= "55":
+        return "Mastercard"
+    if digits[:2] in ("34", "37"):
+        return "Amex"
+    return None
+
+
+def masked(number: str) -> str:
+    """A card number as receipts print it: every digit but the last four hidden, in the card's
+    grouping (XXXX-XXXX-XXXX-1234, an Amex XXXX-XXXXXX-X1234)."""
+    digits = "".join(c for c in number if c.isdigit())
+    hidden = "X" * (len(digits) - 4) + digits[-4:]
+    if len(digits) == 15:
+        return "-".join((hidden[:4], hidden[4:10], hidden[10:]))
+    return "-".join(hidden[i:i + 4] for i in range(0, len(hidden), 4))
+
+
 def non_luhn_number(rng: random.Random, sep: str = "") -> str:
     """Sixteen digits that fail the Luhn check (looks like a card number, is an order number)."""
     body = str(rng.randrange(1, 10)) + "".join(str(rng.randrange(10)) for _ in range(14))
@@ -60,9 +83,16 @@ def ssn(rng: random.Random) -> str:
     return f"{area:03d}-{rng.randrange(1, 100):02d}-{rng.randrange(1, 10000):04d}"
 
 
+# The first two digits of an ABA routing number: 01-12 name the Federal Reserve district of a
+# bank, 21-32 the same districts for a thrift; other prefixes are government (00), electronic
+# (61-72) or traveller's cheques (80), or unused.
+ROUTING_PREFIXES = tuple(range(1, 13)) + tuple(range(21, 33))
+
+
 def routing_number(rng: random.Random) -> str:
+    """Nine digits with a US bank's prefix and a valid ABA check digit (3-7-1 weights)."""
     d = [rng.randrange(10) for _ in range(8)]
-    d[0] = rng.choice((0, 1, 2, 3))
+    d[0], d[1] = divmod(rng.choice(ROUTING_PREFIXES), 10)
     s = 3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5])
     d.append((10 - s % 10) % 10)
     return "".join(map(str, d))

@@ -233,7 +233,7 @@ TOPICS: tuple[Topic, ...] = (
         ),
         sens=(
             ("receipt", "Hotel confirmation for the keynote trip: booking {booking}, card on file {card}, "
-                        "exp 0{num}/2{num}. Please forward to expenses."),
+                        "exp {expiry}. Please forward to expenses."),
             ("trade_secret", "Careful in the keynote: the Lumen accuracy numbers are not public until the patent "
                              "is filed, so use the old L1 plots."),
             ("romance", "Carla is coming with me to the conference; we'll take an extra day at the coast. "
@@ -280,8 +280,8 @@ TOPICS: tuple[Topic, ...] = (
                        "interview and couldn't explain his own thesis. Strong no hire."),
             ("review", "Candidate two was nervous and rambling; she mentioned she's going through a divorce, "
                        "which may explain it. I'd still pass."),
-            ("pii", "Candidate's details for the background check: DOB {dob}, SSN {ssn}, current address "
-                    "{address}."),
+            ("pii", "Candidate's details for the background check: DOB {their_dob}, SSN {their_ssn}, current "
+                    "address {their_address}."),
             ("peer_opinion", "Raj's interview questions are outdated and frankly embarrassing; the candidates "
                              "notice."),
         ),
@@ -759,7 +759,7 @@ TOPICS: tuple[Topic, ...] = (
             ("student", "The intern's transcript shows a D in signals and systems; his GPA is 2.{num}."),
             ("review", "Honest evaluation: our intern was late most days and the code was copied from "
                        "Stack Overflow without understanding it."),
-            ("pii", "Intern payroll setup: SSN {ssn}, bank routing {routing}, account {account}."),
+            ("pii", "Intern payroll setup: SSN {their_ssn}, bank routing {their_routing}, account {their_account}."),
         ),
         sens_share=0.08, attach=("notes",),
     ),
@@ -1424,7 +1424,7 @@ MORE_TOPICS: tuple[Topic, ...] = (
             ("trade_secret", "Our actual cost per device is $11; keep that out of any deck customers see."),
             ("contract", "Holly's consulting agreement caps her fee at {k} and forbids her from advising "
                          "competitors for a year."),
-            ("receipt", "Holly's consulting invoice {booking} paid to account {account}."),
+            ("receipt", "Holly's consulting invoice {booking} paid to account {their_account}."),
             ("gossip", "Owen and Nina are not speaking since the pricing fight; it's like a divorce."),
         ),
         sens_share=0.35,

@@ -35,7 +35,7 @@ ENV = dict(os.environ, PYTHONPATH=str(ROOT), SASC_BLOCK_QT="1")
 # The demo at 300 messages (default seed): every message once, 36 topics, 425 relevance
 # judgments, and a sensitivity judgment for each message from each of the two personas.
 N = 300
-COUNTS = {"messages": 300, "personas": 2, "topics": 36, "qrels": 425, "sensitivity": 600}
+COUNTS = {"messages": 300, "personas": 2, "topics": 36, "qrels": 427, "sensitivity": 600}
 
 
 def counts(root: Path) -> dict[str, int]:
