@@ -188,17 +188,31 @@ def _unfold_raw(value: str) -> str:
     return re.sub(r"\r?\n[ \t]+", " ", value)
 
 
+_BRACKETED = re.compile(r"<([^<>]*)>")
+
+
+def _closed_up(value: str) -> str:
+    """``value`` with the whitespace inside each <...> removed: Eudora breaks a long id with a
+    space (``<Pine.LNX...@hydrogen.leitl.or g>``), a folded header with a line break."""
+    return _BRACKETED.sub(lambda m: "<" + "".join(m.group(1).split()) + ">", value)
+
+
 def _message_id(value: str) -> str:
-    m = _MSGID.search(value or "")
+    value = _closed_up(value or "")
+    m = _MSGID.search(value)
     if m:
         return m.group(1)
-    words = (value or "").strip().strip("<>").split()
-    return words[0] if words else ""
+    words = [w.strip("<>") for w in value.split()]
+    return next((w for w in words if w and "<" not in w and ">" not in w), "")
 
 
 def _id_list(value: str) -> tuple[str, ...]:
-    found = _MSGID.findall(value or "")
-    return tuple(found) if found else tuple(v for v in (value or "").split() if "@" in v)
+    value = _closed_up(value or "")
+    found = _MSGID.findall(value)
+    if found:
+        return tuple(found)
+    words = (w.strip("<>") for w in value.split())
+    return tuple(w for w in words if "@" in w and "<" not in w and ">" not in w)
 
 
 def addresses(*values: str) -> list[str]:
