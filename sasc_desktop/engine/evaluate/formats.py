@@ -204,7 +204,9 @@ def read_sensitivity(path: PathLike, check_docid=None) -> list[SensJudgment]:
     ``persona docid level`` (3 columns, topic-independent) and ``topic persona docid level``
     (4 columns, per topic). Levels are integers from -1 to 9: 0 = not sensitive, 1 to 9 =
     sensitive, -1 = "I don't know" (kept as a record; :func:`sensitivity_maps` and training leave it out).
-    ``check_docid``: as for :func:`read_qrels`.
+    A persona id ``0`` or ``Q0`` in the 4-column layout is refused: that is a TREC qrels file
+    (``topic 0 docid grade``) given as sensitivity judgments, which made a persona "0" judged by
+    relevance grades. ``check_docid``: as for :func:`read_qrels`.
     """
     width: int | None = None
     seen: dict[tuple, tuple[int, int]] = {}
@@ -223,6 +225,9 @@ def read_sensitivity(path: PathLike, check_docid=None) -> list[SensJudgment]:
             topic = None
         else:
             topic, persona, docid, level_text = fields
+            if persona in ("0", "Q0"):   # (qrels: topic 0 docid grade; a run's topic Q0 docid ...)
+                raise EvalFileError(path, number, f"the persona id {persona!r} in a 'topic persona docid level' line: "
+                                    "this looks like a TREC qrels file (topic 0 docid grade); did you mean --qrels?")
         _checked_docid(path, number, docid, check_docid)
         level = _int(path, number, level_text, "sensitivity level")
         if not LEVELS[0] <= level <= LEVELS[1]:
