@@ -476,11 +476,20 @@ class _AndNotMatcher(AndNotMatcher):
     """Whoosh's AndNotMatcher skipped the excluded list only when both lists began on the same
     document: with the excluded list's first document before the wanted list's first, that
     first wanted one was matched even when excluded ('power NOT california' listed a message
-    holding both). Here the excluded list is first moved on to the wanted list's document."""
+    holding both). Here the excluded list is first moved on to the wanted list's document.
+    And its skip_to moved the wanted list past its end and then asked it for its document (an
+    AND skipping a (date:2019-06 -from:priya) group past June's last message: the date list's
+    id() raised IndexError, reported as a damaged index): with the wanted list at its end there
+    is nothing to move on to."""
 
     def _find_first(self):
         if self.a.is_active() and self.b.is_active():
             self._find_next()
+
+    def _find_next(self):
+        if not self.a.is_active():
+            return False
+        return super()._find_next()
 
 
 class AndNot(wq.AndNot):

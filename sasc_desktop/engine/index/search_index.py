@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import copy
 import os
+import pickle
+import struct
 import shutil
 import tempfile
 from array import array
@@ -16,6 +18,8 @@ import numpy as np
 
 from whoosh import index as whoosh_index
 from whoosh.fields import Schema
+from whoosh.filedb.filestore import StorageError
+from whoosh.filedb.filetables import FileFormatError
 from whoosh import query as wq
 from whoosh.qparser import MultifieldPlugin
 from whoosh.qparser.dateparse import DateParserPlugin
@@ -305,6 +309,17 @@ class IndexDamagedError(ProjectError):
         super().__init__(f"the search index at {path} is damaged or missing ({why}); rebuild it with 'sasc reindex'")
 
 
+class SearchFailedError(SascError):
+    """A search failed on a fault in matching (a bug), not in the index: the index was checked
+    and found whole, so rebuilding it would not help. ``why``: the error, in a few words."""
+
+    def __init__(self, why: str):
+        self.why = why
+        super().__init__(f"the search failed ({why}): a fault in SASC Desktop's search, not in the index (its "
+                         "files were checked and read correctly), so rebuilding it would not help; please report "
+                         "it with the query")
+
+
 class IndexUnwritableError(ProjectError):
     """The index folder cannot be written (read-only, another user's after 'sudo sasc reindex', a
     read-only file system, a full disk): ``why`` and ``fix`` say so in words
@@ -351,15 +366,39 @@ def index_write_problem(folder: Path) -> Optional[OSError]:
     return None
 
 
-def _any_length(lengths) -> bool:
-    """Whether a lengths column holds any length above 0: its bytes read in one piece and
-    scanned in C (load() asked for them one document at a time: 195,000 calls, 151 ms, on every
-    open of a 30,000-message project); through load() for a column of another kind."""
+def _column_bytes(lengths) -> bytes:
+    """A lengths column's bytes (one a document), read in one piece (load() asked for them one
+    document at a time: 195,000 calls, 151 ms, on every open of a 30,000-message project);
+    through load() for a column of another kind."""
     dbfile, base, count, width = (getattr(lengths, a, None) for a in ("_dbfile", "_basepos", "_count", "_fixedlen"))
     if dbfile is None or base is None or not isinstance(count, int) or not isinstance(width, int):
-        return any(lengths.load())
-    data = bytes(dbfile.get(base, count * width)) if count else b""
+        return bytes(lengths.load())
+    return bytes(dbfile.get(base, count * width)) if count else b""
+
+
+def _any_length(lengths) -> bool:
+    """Whether a lengths column holds any length above 0 (scanned in C)."""
+    data = _column_bytes(lengths)
     return len(data) != data.count(0)
+
+
+_BYTE_LENGTH = np.array([byte_to_length(b) for b in range(256)], dtype=np.float64)
+
+
+def _lengths_cover(lengths, total: int) -> bool:
+    """Whether a lengths column can hold a segment's field lengths adding up to ``total``: each
+    length is kept as a byte that stands for it or more (up to 106,374; a byte of 255 for any
+    longer), so whole columns add up to ``total`` or more. A column cut short (the documents
+    after the cut read as no length) adds up to less."""
+    data = np.frombuffer(_column_bytes(lengths), dtype=np.uint8)
+    if data.size and data.max() == 255:
+        return True    # (a length beyond what a byte holds: the sum says nothing)
+    return float(_BYTE_LENGTH[data].sum()) >= total
+
+
+# Errors reading the index's files: the index is damaged (or was changed under the reader).
+_READ_ERRORS = (OSError, EOFError, pickle.UnpicklingError, zlib.error, struct.error, whoosh_index.IndexError,
+                FileFormatError, StorageError)
 
 
 def _why(exc: BaseException) -> str:
@@ -409,19 +448,22 @@ class SearchIndex:
         self.ix = whoosh_index.create_in(str(self.path), build_schema())
         self.schema = self.ix.schema
 
-    def check(self) -> None:
+    def check(self, thorough: bool = False) -> None:
         """IndexDamagedError unless every segment's files can be read where reading starts: the
         table of contents, each segment's term index, the stored fields of its first and last
         document and the postings of each field's first term. Reads a few blocks, whatever the
         index's size: an emptied or missing file is found, damage deep inside a file only when
-        a search reads it (then also an IndexDamagedError)."""
+        a search reads it (then also an IndexDamagedError). ``thorough`` (after a search failed
+        on an error that is not one of reading a file): also every document's stored fields,
+        and each field's lengths adding up to the segment's total (a lengths file cut short
+        looks whole otherwise)."""
         try:
             reader = self.searcher().reader()
             for leaf, _offset in reader.leaf_readers():
                 n = leaf.doc_count_all()
                 if n:
-                    leaf.stored_fields(0)
-                    leaf.stored_fields(n - 1)
+                    for docnum in range(n) if thorough else (0, n - 1):
+                        leaf.stored_fields(docnum)
                 for fieldname in leaf.indexed_field_names():
                     first = next(iter(leaf.lexicon(fieldname)), None)
                     if first is not None:
@@ -435,6 +477,8 @@ class SearchIndex:
                             raise FileNotFoundError(f"the file of the {fieldname!r} field's lengths is missing")
                         if not _any_length(lengths):
                             raise ValueError(f"the file of the {fieldname!r} field's lengths is empty")
+                        if thorough and not _lengths_cover(lengths, leaf.field_length(fieldname)):
+                            raise ValueError(f"the file of the {fieldname!r} field's lengths is cut short")
         except Exception as exc:
             raise IndexDamagedError(self.path, _why(exc)) from exc
 
@@ -522,8 +566,9 @@ class SearchIndex:
         before the commit can fail reading a segment's files Whoosh opens only when first read
         (the stored fields: Whoosh finds no such column and fails with a TypeError; the field
         lengths, see FastScorer; an OSError for a file it opens). A failure on a searcher that is
-        still current, or again on the fresh one, is an IndexDamagedError (the index's files
-        cannot be read: 'sasc reindex' rebuilds it); a SascError (a bad query) is raised as it is."""
+        still current, or again on the fresh one, is :meth:`_failure`: an IndexDamagedError when
+        the index's files cannot be read ('sasc reindex' rebuilds it), else a SearchFailedError;
+        a SascError (a bad query) is raised as it is."""
         s = None
         try:
             try:
@@ -539,8 +584,23 @@ class SearchIndex:
             return run(self.searcher())
         except (SascError, WhooshQueryError, MemoryError):
             raise
-        except Exception as exc:  # (the index's files cannot be read: said so, not a traceback)
-            raise IndexDamagedError(self.path, _why(exc)) from exc
+        except Exception as exc:  # (said in words, not a traceback)
+            raise self._failure(exc) from exc
+
+    def _failure(self, exc: Exception) -> SascError:
+        """What a search failing with ``exc`` is: an error reading a file (an OSError, a
+        truncated pickle, Whoosh's own index errors and its bare Exception for a bad block...)
+        is an IndexDamagedError; any other (an IndexError, a TypeError...) too when the index,
+        checked thoroughly now, is damaged (a lengths file cut short makes Whoosh's scoring
+        fail with a TypeError); else it is a fault in matching, a SearchFailedError (it said
+        'rebuild the index', which could not help)."""
+        if isinstance(exc, _READ_ERRORS) or type(exc) is Exception:
+            return IndexDamagedError(self.path, _why(exc))
+        try:
+            self.check(thorough=True)
+        except IndexDamagedError:
+            return IndexDamagedError(self.path, _why(exc))
+        return SearchFailedError(_why(exc))
 
     def _outdated(self, searcher) -> bool:
         """Whether ``searcher`` no longer reads the latest index: a later generation was committed,

@@ -15,7 +15,6 @@ from mailfactory import mbox, msg
 
 from sasc_desktop.engine.errors import QueryError
 from sasc_desktop.engine.index import SearchIndex, fastscore
-from sasc_desktop.engine.index.search_index import IndexDamagedError
 from sasc_desktop.engine.session import Session
 
 EXTRA = [
@@ -82,21 +81,12 @@ def queries(draw, values):
     return text
 
 
-class WhooshCrashed(Exception):
-    """Whoosh 2.7.5 fails on an AND with a date filter matching nothing in a segment (an empty
-    ListMatcher's id(): IndexError, reported as a damaged index); the fast path answers."""
-
-
 def _both(fn):
     fastscore.FORCE_WHOOSH = True
     try:
         want = fn()
     except QueryError as exc:
         want = exc
-    except IndexDamagedError as exc:
-        if "IndexError" not in str(exc):
-            raise
-        raise WhooshCrashed(str(exc)) from None
     finally:
         fastscore.FORCE_WHOOSH = False
     try:
@@ -142,19 +132,17 @@ def test_tree_evaluation_equals_whoosh(demo, data):
     k = data.draw(st.sampled_from([1, 10, 100, 5000]), label="k")
     offset = data.draw(st.sampled_from([0, 0, 3, 40]), label="offset")
     sort = data.draw(st.sampled_from(["date", "sender", "subject"]), label="sort")
-    try:
-        check(s, text, weights, k, offset, sort, data.draw(st.booleans(), label="descending"))
-    except WhooshCrashed:
-        pass   # (no oracle; see test_an_empty_date_filter_in_a_segment_is_no_damaged_index)
+    check(s, text, weights, k, offset, sort, data.draw(st.booleans(), label="descending"))
 
 
 def test_an_empty_date_filter_in_a_segment_is_no_damaged_index(demo):
+    """Whoosh failed here too (review 10 left it to the fast path): its AndNotMatcher.skip_to ran
+    the date side off its end (IndexError, reported as a damaged index). query._AndNotMatcher
+    stops there now (review 11, test_review11_and_not_skip): both paths answer, alike."""
     s, _values = demo
     text = "(date:2020-03 -please) date:2019"     # (March 2020 and 2019 at once: nothing)
-    with pytest.raises(WhooshCrashed):
-        _both(lambda: s.index.search(text, limit=10))
-    hits, total, _ms, _q = s.index.search(text, limit=10)
-    assert (hits, total) == ([], 0)
+    got, want = _both(lambda: s.index.search(text, limit=10))
+    assert got[:2] == want[:2] == ([], 0)
     want = s.index.ranked("please date:2019", weights=None)
     got = s.index.ranked("please date:2019 date:2019", weights=None)
     assert got[2] == want[2] > 0 and np.array_equal(got[0], want[0])
