@@ -10,15 +10,17 @@ import shlex
 from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QTextDocument
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu, QPushButton,
-                               QSizePolicy, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu, QPushButton,
+                               QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout,
+                               QWidget)
 
 from ..engine.errors import SascError
 from .evidence import (CUE, PAGE_CHARS, PII, QUERY, TRAIN_MENU, Mark, PagedText, field_marks, merged_html,
                        read_only_hint, sensitivity_html)
 from .models import header_date, local_date
+from .widgets import plain_tip
 
 log = logging.getLogger("sasc_desktop.gui")
 
@@ -122,6 +124,68 @@ def breakable_html(markup: str, every: int = BREAK_EVERY, width: float = 0.0,
     return "".join(out)
 
 
+HEADER_CUT = 400   # characters of a header line shown before "… and N more"
+ADDRESS_FIELDS = ("From", "To", "Cc", "Bcc")
+_SEPARATOR_SPACE = re.compile(r"[ \t\r\n\f]+")    # what rich text shows as one space
+
+
+def address_spans(value: str) -> list[tuple[int, int]]:
+    """Where each address of an address list is: ``(start, end)`` of its text, without the
+    separators (commas and semicolons outside quotes, angle brackets and parentheses) and the
+    spaces around it; empty ones left out."""
+    spans: list[tuple[int, int]] = []
+    start, quoted, escaped, angle, paren = 0, False, False, 0, 0
+
+    def add(a: int, b: int) -> None:
+        while a < b and value[a].isspace():
+            a += 1
+        while b > a and value[b - 1].isspace():
+            b -= 1
+        if b > a:
+            spans.append((a, b))
+    for i, c in enumerate(value):
+        if escaped:
+            escaped = False
+        elif c == "\\" and quoted:
+            escaped = True
+        elif c == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c == "<":
+            angle += 1
+        elif c == ">":
+            angle = max(0, angle - 1)
+        elif c == "(":
+            paren += 1
+        elif c == ")":
+            paren = max(0, paren - 1)
+        elif c in ",;" and not angle and not paren:
+            add(start, i)
+            start = i + 1
+    add(start, len(value))
+    return spans
+
+
+def shortened(name: str, value: str) -> Optional[tuple[int, str]]:
+    """How the header line ``name`` shows ``value``: None when whole (at most :data:`HEADER_CUT`
+    characters), else ``(cut, what is left out)``: an address list after the last address that
+    ends within HEADER_CUT characters ("and 85 more"), anything else (or a first address longer
+    than that) at HEADER_CUT characters ("and 14 more characters")."""
+    if len(value) <= HEADER_CUT:
+        return None
+    if name in ADDRESS_FIELDS:
+        spans = address_spans(value)
+        whole = [b for _, b in spans if b <= HEADER_CUT]
+        if len(whole) == len(spans):
+            return None                       # (spaces after the last address only)
+        if whole:
+            more = len(spans) - len(whole)
+            return whole[-1], f"and {more:,} more"
+    more = len(value) - HEADER_CUT
+    return HEADER_CUT, f"and {more:,} more character{'' if more == 1 else 's'}"
+
+
 def header_markup(subject_line: str, lines: Sequence[str]) -> str:
     """The header's rich text: the subject a block of its own whose direction comes from its
     text (dir="auto": a Hebrew or Arabic subject is right-aligned), then the labelled lines
@@ -140,9 +204,14 @@ class HeaderLabel(QLabel):
         super().__init__(parent)
         self._markup = ""
         self._width = -1
+        self._links: dict[str, tuple[str, bool]] = {}
 
-    def set_markup(self, markup: str) -> None:
+    def set_markup(self, markup: str, links: Optional[dict[str, tuple[str, bool]]] = None) -> None:
+        """Show ``markup``. ``links``: for each link of a shortened or lengthened line (its href),
+        the text a copy gets in its place (the part of the line left out; nothing for "(show
+        fewer)") and whether the space before the link was put there for it (copied as nothing)."""
         self._markup = markup
+        self._links = dict(links or {})
         self._width = self.contentsRect().width()
         self.setText(self._broken(self._width))
 
@@ -170,9 +239,41 @@ class HeaderLabel(QLabel):
     # Ctrl+C, its context menu's Copy, and (X11) the selection a middle click pastes.
     def copied_text(self) -> str:
         """The selected text as it is copied: without the zero-width spaces (the copy of a URL
-        or an address is the URL or address), a line break as a newline."""
-        return (self.selectedText().replace("\u200b", "").replace("\u2029", "\n")
+        or an address is the URL or address), a line break as a newline, and each line whole: a
+        selection reaching into a shortened line's "… and 85 more" gets what it leaves out in
+        its place, and into "(show fewer)" nothing."""
+        text = self.selectedText()
+        start = self.selectionStart()
+        if self._links and text and start >= 0:
+            for a, b, (instead, spaced) in reversed(self._link_ranges()):
+                lo, hi = max(a, start), min(b, start + len(text))
+                if lo < hi:
+                    text = text[:lo - start] + instead + text[hi - start:]
+        return (text.replace("\u200b", "").replace("\u2029", "\n")
                 .replace("\u2028", "\n").replace("\u00a0", " "))
+
+    def _link_ranges(self) -> list[tuple[int, int, tuple[str, bool]]]:
+        """Where the links of ``links`` are in the label's text (the space put before one
+        included), in order."""
+        doc = QTextDocument()
+        doc.setHtml(self.text())
+        out = []
+        block = doc.begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                href = fragment.charFormat().anchorHref() if fragment.charFormat().isAnchor() else ""
+                if href in self._links:
+                    a, b = fragment.position(), fragment.position() + fragment.length()
+                    if out and out[-1][1] == a and out[-1][2] is self._links[href]:
+                        a = out.pop()[0]      # one link in several fragments (breaks put in it)
+                    elif self._links[href][1]:
+                        a -= 1
+                    out.append((a, b, self._links[href]))
+                it += 1
+            block = block.next()
+        return out
 
     def copy(self) -> None:
         if self.hasSelectedText():
@@ -204,6 +305,10 @@ class HeaderLabel(QLabel):
         copy.setEnabled(self.hasSelectedText())
         select = menu.addAction("Select All", self.select_all)
         select.setShortcut(QKeySequence.StandardKey.SelectAll)
+        for href in self._links:   # the links of the shortened (lengthened) lines, for the keyboard too
+            kind, _, name = href.partition(":")
+            menu.addAction(f"Show all of {name}" if kind == "more" else f"Shorten {name} again",
+                           lambda href=href: self.linkActivated.emit(href))
         return menu
 
     def contextMenuEvent(self, event):  # noqa: N802 (Qt name)
@@ -211,6 +316,50 @@ class HeaderLabel(QLabel):
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(event.globalPos())
         event.accept()
+
+
+class HeaderArea(QScrollArea):
+    """The header label in a frameless scroll area as tall as the label needs at its width, or,
+    :attr:`capped` (a line is shown whole, see DocumentView.whole_lines), at most about half the
+    height of the view it is in: a list of thousands of addresses then scrolls, and the message
+    below stays in sight. It never widens the view (the label wraps to the width it is given)."""
+
+    LEAST_CAP = 160   # px: the cap in a view shorter than twice that
+
+    def __init__(self, label: QLabel, parent=None):
+        super().__init__(parent)
+        self.label = label
+        self.capped = False
+        self.setObjectName("docHeaderArea")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidget(label)
+        self.viewport().setAutoFillBackground(False)
+        label.setAutoFillBackground(False)
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setMinimumWidth(1)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # (Tab goes on past the header as before)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt name)
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt name)
+        need = self.label.heightForWidth(max(1, width))
+        if self.capped:
+            view = self.parentWidget()
+            return min(need, max(self.LEAST_CAP, (view.height() if view is not None else 0) // 2))
+        return need
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        width = self.width() if self.width() > 1 else self.label.sizeHint().width()
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(1, self.heightForWidth(self.width()) if self.width() > 1 else self.label.minimumSizeHint().height())
 
 
 def _no_wider_than_given(label: QLabel) -> None:
@@ -355,10 +504,18 @@ class DocumentView(QWidget):
         self.header = HeaderLabel()
         self.header.setObjectName("docHeader")
         self.header.setTextFormat(Qt.TextFormat.RichText)
-        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                            | Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.header.setWordWrap(True)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         _no_wider_than_given(self.header)
+        self.header.linkActivated.connect(self._header_link)
+        self.header.linkHovered.connect(self._header_link_hovered)
+        self._link_tips: dict[str, str] = {}
+        self.header_area = HeaderArea(self.header)
+        self._header_rows: list[tuple[str, str, Sequence[tuple[int, int]], list[Mark]]] = []
+        self._header_notes = ""
+        self.whole_lines: set[str] = set()   # the header lines shown whole though long ("… and N more" clicked)
         self.sensitivity = QLabel()
         self.sensitivity.setObjectName("sensitivityPanel")
         self.sensitivity.setTextFormat(Qt.TextFormat.RichText)
@@ -409,7 +566,7 @@ class DocumentView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.header)
+        layout.addWidget(self.header_area)
         layout.addWidget(self.sensitivity)
         layout.addWidget(self.tabs, 1)
         self.clear()
@@ -420,15 +577,22 @@ class DocumentView(QWidget):
         layout = self.layout()
         m = layout.contentsMargins()
         inner = max(1, width - m.left() - m.right())
-        need = m.top() + m.bottom() + self.header.heightForWidth(inner) + self.tabs.minimumSizeHint().height()
+        need = m.top() + m.bottom() + self.header_area.heightForWidth(inner) + self.tabs.minimumSizeHint().height()
         need += layout.spacing()
         if not self.sensitivity.isHidden():
             need += self.sensitivity.heightForWidth(inner) + layout.spacing()
         return need
 
+    def resizeEvent(self, event):  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        if self.header_area.capped and event.size().height() != event.oldSize().height():
+            self.header_area.updateGeometry()   # its cap is a share of this height
+
     # ------------------------------------------------------------------------------------
     def clear(self, message: str = "Open a search result to read it here.") -> None:
         self.doc = None
+        self._header_rows, self._header_notes, self.whole_lines, self._link_tips = [], "", set(), {}
+        self.header_area.capped = False
         self.header.set_markup(f'<span style="color:#666">{html.escape(message)}</span>')
         self.sensitivity.setText("")
         self.sensitivity.hide()
@@ -460,27 +624,16 @@ class DocumentView(QWidget):
                 ("Cc", doc.get("cc") or "", (), []), ("Bcc", doc.get("bcc") or "", (), []),
                 ("Date", header_date(doc.get("date")) or "(no date)", (), []),
                 ("Folder", folder_line(doc), (), [])]
-        lines = []
-        for name, value, spans, marks in rows:
-            if not value and name in ("Cc", "Bcc", "Folder"):
-                continue
-            if len(value) > 400:  # a span or mark running past the cut is highlighted up to it
-                value = value[:400] + " …"
-                spans = [(a, min(b, 400)) for a, b in spans if a < 400]
-                marks = [replace(m, end=min(m.end, 400)) for m in marks if m.start < 400]
-            shown = highlighted_html(value, spans, marks)
-            if name == "Subject":
-                subject_line = f'<span style="font-size:13pt;font-weight:600">{shown}</span>'
-            else:
-                lines.append(f'<span style="color:#555">{name}:</span> {shown}')
         notes = []
         if doc.get("body_is_html"):
             notes.append("HTML message shown as text (no remote content is loaded)")
         if doc.get("notes"):
             notes.append("; ".join(doc["notes"]))
-        if notes:
-            lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(" · ".join(notes))}</span>')
-        self.header.set_markup(header_markup(subject_line, lines))
+        self._header_rows = [row for row in rows if row[1] or row[0] not in ("Cc", "Bcc", "Folder")]
+        self._header_notes = " · ".join(notes)
+        if not again:
+            self.whole_lines = set()
+        self._show_header()
         panel = sensitivity_html(sens)
         self.sensitivity.setText(panel)   # (kept free of breaks: it holds a command to copy)
         self.sensitivity.setVisible(bool(panel))
@@ -524,6 +677,60 @@ class DocumentView(QWidget):
                     self.attachments.setCurrentRow(row)
                 self.attachment_pager.restore(attachment)
             self.thread_list.verticalScrollBar().setValue(thread_scroll)
+
+    def _show_header(self) -> None:
+        """The header of the message shown: each line, a long one shortened (see :func:`shortened`)
+        with a link showing it whole, unless it is in :attr:`whole_lines` (then with a link
+        shortening it again)."""
+        lines, links, subject_line = [], {}, ""
+        self._link_tips = {}
+        for name, value, spans, marks in self._header_rows:
+            cut = shortened(name, value)
+            link = ""
+            if cut is not None and name not in self.whole_lines:
+                at, more = cut   # a span or mark running past the cut is highlighted up to it
+                spans = [(a, min(b, at)) for a, b in spans if a < at]
+                marks = [replace(m, end=min(m.end, at)) for m in marks if m.start < at]
+                shown, rest = value[:at], value[at:]
+                spaced = not shown[-1:].isspace()
+                if not spaced:    # (what rich text shows of the rest: its spaces one, none after a space)
+                    rest = rest.lstrip(" \t\r\n\f")
+                links[f"more:{name}"] = (_SEPARATOR_SPACE.sub(" ", rest), spaced)
+                whole = (f"all {len(address_spans(value)):,} addresses" if "character" not in more
+                         else f"all {len(value):,} characters")
+                self._link_tips[f"more:{name}"] = f"Show the whole {name} line ({whole}). Copy copies it whole either way."
+                link = f'{" " if spaced else ""}<a href="more:{name}">… {html.escape(more)}</a>'
+                value = shown
+            elif cut is not None:
+                spaced = not value[-1:].isspace()
+                links[f"less:{name}"] = ("", spaced)
+                less = "show fewer" if name in ADDRESS_FIELDS and "character" not in cut[1] else "show less"
+                link = f'{" " if spaced else ""}<a href="less:{name}">({less})</a>'
+            shown = highlighted_html(value, spans, marks) + link
+            if name == "Subject":
+                subject_line = f'<span style="font-size:13pt;font-weight:600">{shown}</span>'
+            else:
+                lines.append(f'<span style="color:#555">{name}:</span> {shown}')
+        if self._header_notes:
+            lines.append(f'<span style="color:#8a6d00;font-size:9pt">{html.escape(self._header_notes)}</span>')
+        # a line shown whole may be very long (a list of thousands): the header then scrolls,
+        # taking at most about half the view, so that the message below stays in sight
+        self.header_area.capped = bool(self.whole_lines)
+        self.header.set_markup(header_markup(subject_line, lines), links)
+        self.header_area.updateGeometry()
+
+    def _header_link_hovered(self, href: str) -> None:
+        self.header.setToolTip(plain_tip(self._link_tips.get(href, "")))
+
+    def _header_link(self, href: str) -> None:
+        kind, _, name = href.partition(":")
+        if kind == "more":
+            self.whole_lines.add(name)
+        elif kind == "less":
+            self.whole_lines.discard(name)
+        else:
+            return
+        self._show_header()
 
     # ------------------------------------------------------------------------------------
     def _show_attachment(self, row: int) -> None:
