@@ -189,12 +189,27 @@ def _unfold_raw(value: str) -> str:
 
 
 _BRACKETED = re.compile(r"<([^<>]*)>")
+# what an id is never followed by: the 'of "date"' or "'s message" of an attribution
+# ('Message from Gary Murphy <garym@canada.com> of "28 Aug 2002 ..."': exmh/MH)
+_ATTRIBUTED = re.compile(r"\s*(?:of\b|'s\b)", re.I)
+# an attribution phrase instead of ids ('Your message of', "bob@x's message of", 'Message from')
+_ATTRIBUTION = re.compile(r"\bmessage\s+(?:of|from|dated)\b|'s\s+message\b", re.I)
 
 
 def _closed_up(value: str) -> str:
     """``value`` with the whitespace inside each <...> removed: Eudora breaks a long id with a
     space (``<Pine.LNX...@hydrogen.leitl.or g>``), a folded header with a line break."""
     return _BRACKETED.sub(lambda m: "<" + "".join(m.group(1).split()) + ">", value)
+
+
+def _bare_ids(value: str) -> list[str]:
+    """Ids written without angle brackets: the words holding '@', without a '<' or '>' of an
+    unclosed bracket; none in an attribution phrase (``bob@x.org's message of "..."``: Emacs)
+    and never a word with an apostrophe."""
+    if _ATTRIBUTION.search(value):
+        return []
+    words = (w.strip("<>;,()\"") for w in value.split())
+    return [w for w in words if "@" in w and "'" not in w and "<" not in w and ">" not in w]
 
 
 def _message_id(value: str) -> str:
@@ -206,13 +221,32 @@ def _message_id(value: str) -> str:
     return next((w for w in words if w and "<" not in w and ">" not in w), "")
 
 
-def _id_list(value: str) -> tuple[str, ...]:
-    value = _closed_up(value or "")
-    found = _MSGID.findall(value)
-    if found:
-        return tuple(found)
-    words = (w.strip("<>") for w in value.split())
-    return tuple(w for w in words if "@" in w and "<" not in w and ">" not in w)
+def _bracketed_ids(value: str) -> list[str]:
+    """The <...> ids of a header value (whitespace inside them removed), without the addresses
+    of an attribution (an <...> followed by 'of' or "'s")."""
+    value = _closed_up(value)
+    return [m.group(1) for m in _MSGID.finditer(value) if not _ATTRIBUTED.match(value, m.end())]
+
+
+def _id_list(value: str, own: frozenset = frozenset()) -> tuple[str, ...]:
+    """The ids of a References header, in order: its <...> ids, else its bare ids; an id that is
+    an address of the message itself (``own``, lower-cased: its From, To, Cc, Reply-To; not its
+    Bcc, which only the sender's copy has) is left out (XEmacs VM and exmh put the replied-to
+    person's <address> first). Threading then takes the next id, or the subject."""
+    value = value or ""
+    found = _bracketed_ids(value) if "<" in value else []
+    if not found and not _MSGID.search(_closed_up(value)):
+        found = _bare_ids(value)
+    return tuple(i for i in found if i.lower() not in own)
+
+
+def _reply_id(value: str, own: frozenset = frozenset()) -> str:
+    """The id an In-Reply-To header names: its LAST <...> id (exmh/MH write 'Message from Gary
+    Murphy <garym@canada.com> of "date" <id>': the address first, the id last), leaving out the
+    message's own addresses (``own``) and an attribution's; else, when it has no <...> at all,
+    its last bare id (none in an attribution phrase: Emacs's ``bob@x's message of "..."``)."""
+    ids = _id_list(value, own)
+    return ids[-1] if ids else ""
 
 
 def addresses(*values: str) -> list[str]:
@@ -746,10 +780,12 @@ def parse_message(raw: bytes, location: str, folder: str = "") -> Message:
     attachments = tuple(a if a.name == name else dataclasses.replace(a, name=name) for a, name in
                         zip(walker.attachments, unique_names([a.name for a in walker.attachments])))
     from_addrs = addresses(sender)
+    reply_to = ah("Reply-To")
+    own = frozenset(addresses(sender, to, cc, reply_to))  # (no id: see _id_list)
     return Message(
         message_id=message_id, synthetic_id=synthetic, date=date_iso, timestamp=ts,
-        sender=sender, to=to, cc=cc, bcc=bcc, reply_to=ah("Reply-To"), subject=subject,
-        in_reply_to=(_id_list(h("In-Reply-To")) or ("",))[0], references=_id_list(h("References")),
+        sender=sender, to=to, cc=cc, bcc=bcc, reply_to=reply_to, subject=subject,
+        in_reply_to=_reply_id(h("In-Reply-To"), own), references=_id_list(h("References"), own),
         folder=h("X-Folder") or folder, importance=h("Importance"),
         priority=h("X-Priority") or h("Priority"), sensitivity_header=h("Sensitivity"),
         body=body, body_is_html=not any(p.strip() for p in walker.plain) and bool(walker.html),

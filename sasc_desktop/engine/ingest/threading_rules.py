@@ -5,7 +5,11 @@ A thread is named by the Message-ID of its first message (its root). A message's
 * by its headers: the first id of its References, or its In-Reply-To: the stored message with
   that Message-ID (when several have it, the first in :func:`order_key` order), or, when none
   is stored, the id itself (a thread whose root is not in the project: the replies to it are
-  still one thread);
+  still one thread). The ids are those :func:`.parse.parse_message` reads: In-Reply-To's last
+  <...> id, never an address of the message itself (From, To, Cc, Reply-To) nor of an
+  attribution ('Message from Gary Murphy <garym@canada.com> of "date" <id>': exmh/MH;
+  ``bob@x's message of "..."``: Emacs); such an address named every reply to that person one
+  thread;
 * else by its subject, as mail clients do when those headers are missing, and only for a reply
   or a forward ('Re:', 'Fwd:'... with something after the prefix): the nearest earlier message
   (strictly earlier; ties in :func:`order_key` order) with the same normalised subject, at most
