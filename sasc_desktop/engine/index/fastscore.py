@@ -431,7 +431,7 @@ class TreeEvaluator:
             if child.null:
                 return child
             return _R(child.ids, np.full(len(child.ids), float(node.score)))   # ListMatcher(all_weights=score)
-        if t is wq.Not:
+        if t is wq.Not or (t.__name__ == "Not" and t.__module__.endswith("engine.index.query")):
             child = self.ev(node.query, seg, _BOOLEAN)
             keep = seg.live.copy()
             keep[child.ids] = False
