@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Iterator
 
 # One alternation per family, matched case-insensitively as whole words; a trailing \w* marks a
 # stem ("litigat\w*" covers litigation and litigate).
@@ -41,10 +42,47 @@ _CUES = re.compile("|".join(rf"\b(?P<{k}>{p})\b" for k, p in CUE_PATTERNS.items(
 _EXCLAIM = re.compile(r"!!|\?!|!\?")
 
 
+# The pattern is run over a long text a window at a time: one run over a 1.5 MB message held the
+# GIL for half a second (the app's window stalled while a worker thread explained the message).
+WINDOW = 65_536   # characters one run covers (about 20 ms), more only for one word longer than that
+MARGIN = 64       # more than the longest fixed part of a cue (all but its \w* tail) and the \b after it
+
+
+def cue_matches(text: str, window: int = WINDOW, margin: int = MARGIN) -> Iterator[re.Match]:
+    r"""The matches of the cue pattern in ``text``, exactly those of one run over the whole text
+    (``_CUES.finditer(text)``), found by runs over at most ``window`` characters each.
+
+    A run over ``text[pos:end]`` sees the text end at ``end``, so its matches are taken only up
+    to ``end - margin``: an attempt at a position before that examines nothing past ``end``
+    (a cue's fixed part and the \b after it are shorter than ``margin``) but through a \w* tail,
+    which stays in one word and reaches ``end`` only to match up to it, a match that is not
+    taken. Such a match, or else ``end - margin``, is where the next run starts: the whole-text
+    run would go on from there too. A window with nothing to take (one word longer than it) is
+    made larger until it has."""
+    n, pos, size = len(text), 0, window
+    while pos < n:
+        end = min(n, pos + size)
+        if end == n:
+            yield from _CUES.finditer(text, pos, n)
+            return
+        safe, last, next_pos = end - margin, pos, None
+        for m in _CUES.finditer(text, pos, end):
+            if m.end() > safe:
+                next_pos = min(m.start(), safe)
+                break
+            yield m
+            last = m.end()
+        next_pos = max(last, safe if next_pos is None else next_pos)
+        if next_pos > pos:
+            pos, size = next_pos, window
+        else:
+            size *= 2
+
+
 def cue_counts(text: str) -> dict[str, int]:
     """How many times each cue family occurs in the text (non-overlapping, left to right)."""
     out = dict.fromkeys(CUE_KINDS, 0)
-    for m in _CUES.finditer(text):
+    for m in cue_matches(text):
         out[m.lastgroup] += 1
     return out
 
@@ -62,4 +100,4 @@ def cue_features(subject: str, body: str) -> dict[str, float]:
 def cue_hits(text: str, field: str = "body") -> list[dict]:
     """Every cue word in the text with its family and character offsets (for highlighting)."""
     return [{"kind": m.lastgroup, "field": field, "start": m.start(), "end": m.end(), "text": m.group()}
-            for m in _CUES.finditer(text)]
+            for m in cue_matches(text)]
