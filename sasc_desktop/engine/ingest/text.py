@@ -526,7 +526,10 @@ def html_to_text_checked(html: str) -> tuple[str, str | None]:
     return crude, "no readable text was found in its HTML, although it has some; the text was taken with the tags stripped"
 
 
-_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|sv|wg|antw|tr|rif)(\[\d+\])?\s*:\s*|\[[^\]]{1,40}\]\s*)+", re.I)
+_REPLY_PREFIX = r"(?:re|fw|fwd|aw|sv|wg|antw|tr|rif)(?:\[\d+\])?\s*:"  # Re:, Fwd:, AW:, Re[2]: ...
+_LIST_TAG = r"\[[^\]]{1,40}\]"                                                # a list's [tag]
+_PREFIX = re.compile(rf"^\s*(?:{_REPLY_PREFIX}\s*|{_LIST_TAG}\s*)+", re.I)
+_REPLY = re.compile(rf"^\s*(?:{_LIST_TAG}\s*)*{_REPLY_PREFIX}", re.I)
 
 
 def normalise_subject(subject: str) -> str:
@@ -535,7 +538,10 @@ def normalise_subject(subject: str) -> str:
 
 
 def is_reply_or_forward(subject: str) -> bool:
-    return bool(re.match(r"^\s*(re|fw|fwd|aw|sv|wg)(\[\d+\])?\s*:", subject or "", re.I))
+    """Whether a subject is a reply's or a forward's: it starts with one of the prefixes
+    :func:`normalise_subject` strips ('Re:', 'Fwd:', 'AW:', 'SV:', 'Antw:', 'TR:', 'Re[2]:'...),
+    after any list tags ('[ILUG] Re: serial console question': a list puts its tag first)."""
+    return bool(_REPLY.match(subject or ""))
 
 
 MAX_NAME_BYTES = 200  # UTF-8 bytes: under every common file system's 255, with room to spare

@@ -11,7 +11,8 @@ A thread is named by the Message-ID of its first message (its root). A message's
   ``bob@x's message of "..."``: Emacs); such an address named every reply to that person one
   thread;
 * else by its subject, as mail clients do when those headers are missing, and only for a reply
-  or a forward ('Re:', 'Fwd:'... with something after the prefix): the nearest earlier message
+  or a forward ('Re:', 'Fwd:', 'AW:'... after any list tags, '[ILUG] Re: x', with something
+  after the prefix: :func:`.text.is_reply_or_forward`): the nearest earlier message
   (strictly earlier; ties in :func:`order_key` order) with the same normalised subject, at most
   :data:`SUBJECT_WINDOW` seconds before it, that shares a person with it: the reply's sender
   (From or Reply-To) is among the other's sender or recipients (To, Cc), or the other way

@@ -331,7 +331,7 @@ def _db_oracle(con) -> dict[str, str]:
     def people(r):
         senders = {a.lower() for _, a in getaddresses([r["reply_to"]]) if "@" in a} | {r["from_addr"]} - {""}
         return senders, senders | {a.lower() for _, a in getaddresses([r["recipients"], r["cc"]]) if "@" in a}
-    reply = re.compile(r"^\s*(re|fw|fwd|aw|sv|wg)(\[\d+\])?\s*:", re.I)
+    reply = re.compile(r"^\s*(\[[^\]]{1,40}\]\s*)*(re|fw|fwd|aw|sv|wg|antw|tr|rif)(\[\d+\])?\s*:", re.I)
     for r in rows:
         r["people"] = people(r)
         r["root"] = r["refs"].split()[0] if r["refs"].split() else r["in_reply_to"]
