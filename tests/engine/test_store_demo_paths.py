@@ -29,13 +29,13 @@ def test_demo_paths_point_into_the_project_as_written(tmp_path, name, train):
             assert (table, outside) == (table, 0)
         assert con.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 200
         copies = con.execute("SELECT COUNT(*) FROM copies").fetchone()[0]
-        assert copies == 229
+        assert copies == 223
         infos = [json.loads(r[0]) for r in con.execute("SELECT info FROM classifier_models ORDER BY persona")]
         assert [i["path"].startswith(str(root / "models") + "/") for i in infos] == ([True, True] if train else [])
         for (report,) in con.execute("SELECT report FROM sources WHERE report IS NOT NULL"):
             json.loads(report)
         # The demo's mail imported again: every copy is already known (the same paths).
         report = s.ingest([mail], workers=0)
-        assert (report.ingested, report.duplicates) == (0, 229)
-        assert con.execute("SELECT COUNT(*) FROM copies").fetchone()[0] == 229
+        assert (report.ingested, report.duplicates) == (0, 223)
+        assert con.execute("SELECT COUNT(*) FROM copies").fetchone()[0] == 223
         assert [r[0] for r in con.execute("SELECT path FROM sources")] == [str(mail)]

@@ -142,8 +142,8 @@ def demo(tmp_path_factory):
 # comes out with a slope <= 0 (before this fix: the judged-sensitive messages got a lower mean P
 # than the rest). Chosen again for the demo's mail as it is now (the test checks they still are).
 @pytest.mark.parametrize("kind,seed,k,n", [("lr", 1, 2, 30), ("lr", 2, 2, 30), ("lr", 3, 2, 30), ("lr", 8, 2, 30),
-                                           ("lr", 1, 5, 50), ("lr", 3, 5, 50), ("or", 1, 2, 30), ("or", 18, 2, 30),
-                                           ("or", 6, 5, 50)])
+                                           ("lr", 1, 5, 50), ("lr", 2, 5, 50), ("or", 1, 2, 30), ("or", 2, 2, 30),
+                                           ("or", 1, 5, 50)])
 def test_small_demo_sets_keep_the_ranking(demo, kind, seed, k, n):
     _check_calibration_keeps_ranking(project_features(demo), training_labels(demo, "john-snibert"), kind, seed, k, n)
 
