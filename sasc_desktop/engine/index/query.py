@@ -210,7 +210,8 @@ def expansions(reader, patterns, limit: int = MAX_EXPANSIONS) -> set[str]:
 
 _FIELD_AT = re.compile(r"([A-Za-z_]+):")
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(]))([A-Za-z_]+):$")
-_DATE_VALUE = re.compile(r"\bdate:(\[[^\]]*\]|[<>]=?[^\s()]+|[^\s()]+)")   # (a value ends at a bracket: (power date:<2001-06))
+_DATE_VALUE = re.compile(r"\bdate:([\[{][^\]}]*[\]}]|[<>]=?[^\s()]+|[^\s()]+)")   # (a value ends at a bracket: (power date:<2001-06))
+_RANGE = re.compile(r"([\[{])\s*(.*?)\s*\bto\b\s*(.*?)\s*([\]}])", re.I | re.S)   # (as Whoosh's: [a to b], "to" in any case)
 _ISO = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
 _BINARY_OPERATORS = ("AND", "OR", "ANDNOT", "ANDMAYBE")
 DATE_HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-01 to 2001-06], "
@@ -328,7 +329,7 @@ def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str
     return "".join(out)
 
 
-_GROUP_TOKEN = re.compile(r'\[[^\]]*\]|\{[^}]*\}|"[^"]*"|[()]|[^\s()]+')
+_GROUP_TOKEN = re.compile(r'[\[{][^\]}]*[\]}]|"[^"]*"|[()]|[^\s()]+')
 _DATE_GROUP = re.compile(r"\bdate:\(")
 
 
@@ -384,10 +385,14 @@ def _normalise_dates(text: str, query: str | None = None) -> tuple[str, dict[str
             if value[1:2] != "=":
                 bound = _beyond(bound, value[0], query or text)
             value = f"[{bound} to]" if value[0] == ">" else f"[to {bound}]"
+        elif value[:1] in "[{":
+            value = _range(value, query or text) or value
         for compact, original in zip(_date_parts(value), _date_parts(m.group(1))):
             written.setdefault(compact, original)
         written.setdefault(value, m.group(1))
         parts.append(repr(m.group(0)))
+        if value.startswith("("):     # (a range with nothing between its bounds: two bounds, AND-ed)
+            return value
         return "date:" + value
     text = _DATE_VALUE.sub(fix, text)
     if parts:
@@ -398,17 +403,20 @@ def _normalise_dates(text: str, query: str | None = None) -> tuple[str, dict[str
 _DATES = DateParserPlugin(free=False).dateparser.get_parser()   # (as Whoosh reads a range's bounds)
 
 
-def _beyond(bound: str, side: str, query: str) -> str:
-    """The bound of date:>X (``side`` ">") or date:<X ("<") that leaves the whole of X out, in
-    Whoosh's compact form: the second after X's last (date:>2001 is date:>=20020101000000), the
-    second before X's first (date:<2001-05 is date:<=20010430235959). ``bound`` as it is when
-    Whoosh cannot read it (its error then says so)."""
+def _span(bound: str):
+    """(first moment, last moment, whether a year was given) of a date as Whoosh's date parser
+    reads it (2001-05: its first and last microsecond; a date without a year: this year's);
+    None when it cannot read it."""
     try:
         d = _DATES.date_from(bound, datetime.utcnow())
     except Exception:
-        return bound
+        return None
     if d is None:
-        return bound
+        return None
+    if isinstance(d, timespan):
+        dated = d.start.year is not None and d.end.year is not None
+    else:
+        dated = getattr(d, "year", None) is not None
     d = d.disambiguated(datetime.utcnow()) if hasattr(d, "disambiguated") else d
     if isinstance(d, timespan):
         first, last = d.start, d.end
@@ -416,6 +424,14 @@ def _beyond(bound: str, side: str, query: str) -> str:
         first, last = d.floor(), d.ceil()
     else:
         first = last = d
+    return first, last, dated
+
+
+def _edge(span, side: str, bound: str, query: str) -> datetime:
+    """The first moment after the date ``span`` (``side`` ">") or the last before it ("<"), to
+    the whole second (Whoosh reads a compact bound to the second: as its first microsecond at a
+    range's start, its last at the end)."""
+    first, last = span[0], span[1]
     try:
         edge = last + timedelta(microseconds=1) if side == ">" else first - timedelta(microseconds=1)
     except OverflowError:
@@ -423,7 +439,58 @@ def _beyond(bound: str, side: str, query: str) -> str:
                          f"{'after' if side == '>' else 'before'} {bound!r}") from None
     if side == ">" and edge.microsecond:     # (a bound to the microsecond: the next whole second)
         edge = edge.replace(microsecond=0) + timedelta(seconds=1)
-    return f"{edge.year:04d}{edge:%m%d%H%M%S}"
+    return edge
+
+
+def _compact(moment: datetime) -> str:
+    return f"{moment.year:04d}{moment:%m%d%H%M%S}"
+
+
+def _beyond(bound: str, side: str, query: str) -> str:
+    """The bound of date:>X (``side`` ">") or date:<X ("<") that leaves the whole of X out, in
+    Whoosh's compact form: the second after X's last (date:>2001 is date:>=20020101000000), the
+    second before X's first (date:<2001-05 is date:<=20010430235959). ``bound`` as it is when
+    Whoosh cannot read it (its error then says so)."""
+    span = _span(bound)
+    if span is None:
+        return bound
+    return _compact(_edge(span, side, bound, query))
+
+
+def _range(value: str, query: str) -> str | None:
+    """A date range as Whoosh is to read it, its bounds computed here: ``[a to b]`` takes in the
+    whole of a and of b, a brace leaves its bound out, the whole period it names
+    (date:{2019-06 to 2019-08} is July 2019; Whoosh read braces as brackets, and the value ended
+    at the brace: date:{2019-12 to 2020-02} was 2019-12-01 to 2020-12-31). The bounds are given
+    to the second, so Whoosh's reading of a pair (a month without a day beside a day took the
+    day's month, or today's: date:[2019 to 2019-06] was June, date:[2019-06 to 2019] an error)
+    is not used. Bounds the wrong way round are swapped, each with its bracket (as Whoosh swaps
+    them: date:[2020 to 2019] is 2019 and 2020). Nothing between the bounds (date:{2019-06 to
+    2019-07}): two one-sided bounds, AND-ed, that nothing matches (a range the wrong way round
+    Whoosh would swap). None (the value left as written) when it is not a range, a bound cannot
+    be read (Whoosh's error says so), or an inclusive range has a date without a year (Whoosh's
+    reading of the pair gives it one)."""
+    m = _RANGE.fullmatch(value)
+    if m is None:
+        return None
+    open_, start, end, close = m.groups()
+    a = _span(start) if start else None
+    b = _span(end) if end else None
+    if (start and a is None) or (end and b is None):
+        return None
+    if open_ == "[" and close == "]" and not all(s[2] for s in (a, b) if s):
+        return None
+    start_out, end_out = open_ == "{", close == "}"
+    if a and b and a[0] > b[1]:
+        a, b, start, end, start_out, end_out = b, a, end, start, end_out, start_out
+    lo = hi = None
+    if a:
+        lo = _edge(a, ">", start, query) if start_out else a[0]
+    if b:
+        hi = _edge(b, "<", end, query) if end_out else b[1]
+    if lo and hi and lo > hi:
+        return f"(date:[{_compact(lo)} to] date:[to {_compact(hi)}])"
+    return f"[{_compact(lo) + ' ' if lo else ''}to{' ' + _compact(hi) if hi else ''}]"
 
 
 def _date_parts(value: str) -> list[str]:
