@@ -87,7 +87,7 @@ def test_first_start_rebuilds_a_demo_left_unfinished(qtbot, window, monkeypatch,
     con = sqlite3.connect(root / "project.sqlite")
     try:
         assert con.execute("SELECT COUNT(*) FROM sensitivity").fetchone()[0] == 2 * N
-        assert con.execute("SELECT COUNT(*) FROM qrels").fetchone()[0] == 425
+        assert con.execute("SELECT COUNT(*) FROM qrels").fetchone()[0] == 427
         assert [r[0] for r in con.execute("SELECT persona FROM classifier_models ORDER BY persona")] == \
             ["holly-palmer", "john-snibert"]  # the first start trains the models too
     finally:
