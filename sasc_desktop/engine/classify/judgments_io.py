@@ -397,7 +397,7 @@ def _refusal(changes: dict, topics: list, cards: list) -> str:
 
 def _typed_path(source: str) -> bool:
     """A stored source that is a relative file path, as older versions recorded what was typed."""
-    return bool(source) and source != "demo" and not Path(source).is_absolute()
+    return bool(source) and source not in ("demo", J.STDIN_SOURCE) and not Path(source).is_absolute()
 
 
 def import_judgments(session, qrels_path=None, sensitivity_path=None, topics_path=None,

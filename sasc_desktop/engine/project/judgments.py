@@ -17,14 +17,16 @@ judgment does not take the judgment over. Projects made before sources were reso
 a path as it was typed (``judgments.txt``, ``../h.qrels``): the folder it was relative to is not
 known, so such a source is never taken to be the same as a new one (it is "another import": a
 change to its values is refused without ``--replace``; the safe side). A stored absolute path
-is compared in resolved form (:func:`same_source`); any other stored name (``demo``, ``""``) is
-the same source only when equal.
+is compared in resolved form (:func:`same_source`); any other stored name (``demo``, ``""``,
+``stdin`` for judgments read from standard input: see :func:`source_of`) is the same source only
+when equal.
 """
 from __future__ import annotations
 
 import json
 import os
 import sqlite3
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,9 +117,29 @@ def sensitivity(store: Store, persona: str, topic: Optional[str] = None) -> dict
 
 
 # ------------------------------------------------------------------------------ what a write changes
+STDIN_SOURCE = "stdin"
+
+
 def source_of(path) -> str:
-    """The source an import records for a file or folder: its resolved absolute path."""
-    return str(Path(path).expanduser().resolve())
+    """The source an import records for a file or folder: its resolved absolute path. A pipe,
+    FIFO, socket or character device is no file to resolve: /dev/stdin resolves to
+    ``/proc/<pid>/fd/pipe:[inode]``, another name every run (a corrected second import from
+    stdin was refused as another import's). The process's standard input, however it is named
+    (/dev/stdin, /dev/fd/0), is "stdin"; any other such path is recorded as typed, made absolute
+    but not resolved."""
+    p = Path(path).expanduser()
+    try:
+        st = os.stat(p)
+    except OSError:
+        st = None
+    if st is not None and (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode) or stat.S_ISSOCK(st.st_mode)):
+        try:
+            if os.path.samestat(st, os.fstat(0)):
+                return STDIN_SOURCE
+        except OSError:   # (no standard input)
+            pass
+        return os.path.abspath(p)
+    return str(p.resolve())
 
 
 def _resolved(name: str) -> str:
