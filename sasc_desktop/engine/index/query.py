@@ -211,7 +211,7 @@ def expansions(reader, patterns, limit: int = MAX_EXPANSIONS) -> set[str]:
 _FIELD_AT = re.compile(r"([A-Za-z_]+):")
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(]))([A-Za-z_]+):$")
 _DATE_VALUE = re.compile(r"\bdate:([\[{][^\]}]*[\]}]|[<>]=?[^\s()]+|[^\s()]+)")   # (a value ends at a bracket: (power date:<2001-06))
-_RANGE = re.compile(r"([\[{])\s*(.*?)\s*\bto\b\s*(.*?)\s*([\]}])", re.I | re.S)   # (as Whoosh's: [a to b], "to" in any case)
+_RANGE = re.compile(r"([\[{])\s*(.*?)\s*\b(to)\b\s*(.*?)\s*([\]}])", re.I | re.S)   # (as Whoosh's: [a to b], "to" in any case)
 _ISO = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
 _BINARY_OPERATORS = ("AND", "OR", "ANDNOT", "ANDMAYBE")
 DATE_HINT = ("write a date as 2001, 2001-03 or 2001-03-05, or a range as date:[2001-01 to 2001-06], "
@@ -374,19 +374,29 @@ def _normalise_dates(text: str, query: str | None = None) -> tuple[str, dict[str
     """date:2001-03-05, date:>2001-03, date:<=2001 and ISO ranges -> Whoosh's compact forms;
     with each compact value's text as the user wrote it (for messages), and under "" every
     date: part as written. ``>X`` and ``<X`` leave X out (date:>2001 is from 2002 on,
-    date:<2001-05 up to the end of April 2001: :func:`_beyond`); ``>=X`` and ``<=X`` take it in."""
+    date:<2001-05 up to the end of April 2001: :func:`_beyond`); ``>=X`` and ``<=X`` take it in.
+    Another sign (date:<>2001, date:=2001) or none of them followed by a date (date:>, date:> 2001,
+    a space after it) is a QueryError with the date hint (they matched every message)."""
     written: dict[str, str] = {}
     parts: list[str] = []
+    shown = query or text
 
     def fix(m: re.Match) -> str:
         value = _ISO.sub(lambda d: d.group(1) + d.group(2) + (d.group(3) or ""), m.group(1))
-        if value[:1] in "<>":
-            bound = value.lstrip("<>=")
-            if value[1:2] != "=":
-                bound = _beyond(bound, value[0], query or text)
-            value = f"[{bound} to]" if value[0] == ">" else f"[to {bound}]"
+        sign = re.match(r"[<>=]*", value).group(0)
+        if sign:
+            if sign not in (">", "<", ">=", "<="):
+                raise QueryError(f"cannot understand the query {shown!r}: {m.group(0)!r}: {sign!r} is not one of "
+                                 f">, <, >= and <=; {DATE_HINT}")
+            bound = value[len(sign):]
+            if not bound:
+                raise QueryError(f"cannot understand the query {shown!r}: {m.group(0)!r} has no date right after "
+                                 f"{sign!r}; {DATE_HINT}")
+            if sign in (">", "<"):
+                bound = _beyond(bound, sign, shown)
+            value = f"[{bound} to]" if sign[0] == ">" else f"[to {bound}]"
         elif value[:1] in "[{":
-            value = _range(value, query or text) or value
+            value = _range(value, shown) or value
         for compact, original in zip(_date_parts(value), _date_parts(m.group(1))):
             written.setdefault(compact, original)
         written.setdefault(value, m.group(1))
@@ -473,7 +483,10 @@ def _range(value: str, query: str) -> str | None:
     m = _RANGE.fullmatch(value)
     if m is None:
         return None
-    open_, start, end, close = m.groups()
+    open_, start, to, end, close = m.groups()
+    if not start and not end:
+        raise QueryError(f"cannot understand the query {query!r}: 'date:{value}' has no date on either side of "
+                         f"{to!r}; {DATE_HINT}")
     a = _span(start) if start else None
     b = _span(end) if end else None
     if (start and a is None) or (end and b is None):
