@@ -169,7 +169,8 @@ def check_persona_id(persona: str, where: str, what: str = "persona") -> None:
     zero-width space or byte-order mark: 'bob\\u200b' would be a second persona printed as
     'bob'); one way to write each letter (NFC: 'zoë' typed two ways would be two personas); and
     no '#' first (a judgment line starting with '#' is a comment: its judgments would be
-    skipped)."""
+    skipped); and, for a persona, no '-' first (``--persona -x`` is read as an option: the
+    persona could never be trained, explained or searched as)."""
     bad = next((ch for ch in persona if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf")), None)
     if bad is not None:
         which = "a space" if bad == " " else f"the character U+{ord(bad):04X}"
@@ -178,6 +179,9 @@ def check_persona_id(persona: str, where: str, what: str = "persona") -> None:
     if persona.startswith("#"):
         raise InputError(f"{where}: the {what} id {persona!r} starts with '#'; a {what} id cannot (a judgment line "
                          "starting with '#' is a comment)")
+    if what == "persona" and persona.startswith("-"):
+        raise InputError(f"{where}: the persona id {persona!r} starts with '-'; a persona id cannot (the command "
+                         f"line would read --persona {persona} as an option)")
     if unicodedata.normalize("NFC", persona) != persona:
         raise InputError(f"{where}: the {what} id {persona!r} has letters written as a letter plus a separate "
                          "accent (Unicode NFD); save the file with composed letters (NFC)")
