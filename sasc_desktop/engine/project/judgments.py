@@ -44,7 +44,19 @@ def _write(store: Store, con: Optional[sqlite3.Connection], work: Callable[[sqli
         return work(c)
 
 
+def tidy_card(card: dict[str, Any]) -> dict[str, Any]:
+    """The card as it is stored: its name without white space around it, and a name that is
+    empty or only white space replaced by the id (stored as it was, "   " showed the persona as
+    blank in ``sasc personas`` and in the app)."""
+    name = card.get("name")
+    if not isinstance(name, str):
+        return card
+    tidy = name.strip() or str(card["id"])
+    return card if tidy == name else {**card, "name": tidy}
+
+
 def save_personas(store: Store, cards: Iterable[dict[str, Any]], con: Optional[sqlite3.Connection] = None) -> int:
+    cards = [tidy_card(c) for c in cards]
     rows = [(c["id"], c.get("name") or c["id"], json.dumps(c)) for c in cards]
     _write(store, con, lambda c: c.executemany(
         "INSERT INTO personas(id, name, card) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE "
@@ -269,7 +281,7 @@ def persona_changes(con: sqlite3.Connection, cards: Iterable[dict[str, Any]]) ->
             old = None
         if old == {"id": card["id"], "name": card["id"]}:
             continue
-        same = old == json.loads(json.dumps(card))
+        same = isinstance(old, dict) and tidy_card(old) == json.loads(json.dumps(tidy_card(card)))
         if not same:
             out.append(card["id"])
     return out
