@@ -78,9 +78,31 @@ def _labels(session, persona: str, doc_ids: Optional[Sequence[str]] = None) -> t
     else:
         ids = sorted(labels)
     if not ids:
+        unknown = _dont_know(session, persona, doc_ids)
+        if unknown:
+            one = unknown == 1
+            raise InputError(f"persona {persona!r} has only \"I don't know\" judgments on this project's messages: "
+                             f"its {unknown} \"I don't know\" judgment{'' if one else 's'} (level -1) "
+                             f"{'is' if one else 'are'} left out of training, which needs at least {MIN_PER_CLASS} "
+                             f"messages judged sensitive (level 1 or more) and {MIN_PER_CLASS} judged not sensitive "
+                             "(level 0)")
         raise InputError(f"persona {persona!r} has no sensitivity judgments on this project's messages; "
                          "import or make judgments first")
     return ids, np.array([labels[d] for d in ids], dtype=int)
+
+
+def _dont_know(session, persona: str, doc_ids: Optional[Sequence[str]]) -> int:
+    """How many of the project's messages (among ``doc_ids`` when given) the persona judged "I
+    don't know" (-1) and nothing higher under any topic: training leaves them out."""
+    from ..project import judgments as J
+    levels = J.sensitivity(session.store, persona)
+    unknown = {d for d, lvl in levels.items() if lvl < 0}
+    if doc_ids is not None:
+        unknown &= set(doc_ids)
+    if not unknown:
+        return 0
+    present = {r[0] for r in session.store.con.execute("SELECT doc_id FROM messages")}
+    return len(unknown & present)
 
 
 def fit_model(session, persona: str, train_doc_ids: Optional[Sequence[str]] = None,
