@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 
-from . import compose, pii
+from . import compose
 from .mime import Attachment
 
 
