@@ -7,10 +7,11 @@ import html
 import logging
 import re
 import shlex
+import threading
 from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu, QPushButton,
                                QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout,
@@ -397,6 +398,122 @@ def paged_text(text: str, spans: Sequence[tuple[int, int]] = (), marks: Sequence
     return pages
 
 
+# A long message's search terms are found part by part (the whole-text analysis of a 1.5 MB
+# message took 1.3 s, most of it for parts never shown): while it loads (on the worker) those of
+# its first QUERY_AHEAD characters (body, then attachments; a text's first part always), so that
+# a message up to that long opens with its part notice whole; the rest a slice at a time on the
+# UI thread while it is idle (PagedBrowser), or at once for a part the reader turns to first.
+QUERY_AHEAD = 700_000    # characters: about half a second of work
+QUERY_SLICE = 5_000      # characters searched at a time (about 5 ms; the UI thread does it while idle)
+WORD_REACH = 1_000       # characters read before and after a slice to have its edge words whole
+_SPACES = (" ", "\n", "\t", "\r", "\f", "\v")
+# The index's analyser is shared by the worker and the UI thread, and Whoosh's stem cache is not
+# safe to use from two threads at once: every call to it from here holds this lock (a slice each).
+_HIGHLIGHT_LOCK = threading.Lock()
+
+
+def locked_highlighter(session, terms: Sequence[str]) -> Callable[[str], list[tuple[int, int]]]:
+    """``text -> spans of the search terms in it`` (Session.highlight_spans), one call at a time."""
+    terms = list(terms)
+
+    def highlight(text: str) -> list[tuple[int, int]]:
+        with _HIGHLIGHT_LOCK:
+            return session.highlight_spans(text, terms)
+    return highlight
+
+
+def spans_within(highlight: Callable[[str], list[tuple[int, int]]], text: str, a: int, b: int,
+                 reach: int = WORD_REACH) -> list[tuple[int, int]]:
+    """The spans of ``highlight(text)`` that reach into ``text[a:b]`` (offsets into ``text``),
+    found by analysing only the text around it: from just after the last whitespace up to
+    ``reach`` characters before ``a`` to the first one up to ``reach`` characters after ``b``.
+    A word has no whitespace in it, so the words reaching into ``text[a:b]`` are read whole and
+    as in the whole text; failing whitespace, one cut at ``reach`` characters is longer than any
+    indexed word (40), so neither it nor the whole word is a search term."""
+    floor, ceiling = max(0, a - reach), min(len(text), b + reach)
+    before = max(text.rfind(c, floor, a) for c in _SPACES)
+    lo = before + 1 if before >= 0 else floor
+    after = [i for i in (text.find(c, b, ceiling) for c in _SPACES) if i >= 0]
+    hi = min(after) if after else ceiling
+    return [(lo + s, lo + e) for s, e in highlight(text[lo:hi]) if lo + e > a and lo + s < b]
+
+
+class QueryPages(PagedText):
+    """A :class:`PagedText` whose search-term marks are found part by part, a slice of
+    ``slice_chars`` at a time (:meth:`step`), by ``highlight`` (text -> spans): a part is
+    searched in full before its HTML is made (:meth:`page_marks`); :meth:`pending` are the parts
+    not yet searched. The spans are those of ``highlight`` over the whole text (see
+    :func:`spans_within`)."""
+
+    def __init__(self, text: str, marks: Sequence[Mark] = (),
+                 highlight: Optional[Callable[[str], list[tuple[int, int]]]] = None,
+                 size: int = PAGE_CHARS, slice_chars: int = QUERY_SLICE):
+        super().__init__(text, marks, size)
+        self.highlight = highlight
+        self.slice_chars = max(1, slice_chars)
+        self._found: dict[int, set[tuple[int, int]]] = {}   # part -> spans reaching into it
+        self._upto: dict[int, int] = {}                      # part -> searched up to (offset into text)
+
+    def done(self, page: int) -> bool:
+        a, b = self.span(page)
+        return self.highlight is None or self._upto.get(page, a) >= b
+
+    def pending(self) -> list[int]:
+        return [p for p in range(len(self)) if not self.done(p)]
+
+    def step(self, page: int) -> bool:
+        """Search the next slice of part ``page``; whether the part is searched in full."""
+        a, b = self.span(page)
+        start = self._upto.get(page, a)
+        if self.highlight is None or start >= b:
+            return True
+        end = min(b, start + self.slice_chars)
+        self._found.setdefault(page, set()).update(spans_within(self.highlight, self.text, start, end))
+        self._upto[page] = end
+        return end >= b
+
+    def search(self, page: int) -> None:
+        while not self.step(page):
+            pass
+
+    def look_ahead(self, budget: int) -> int:
+        """Search the first part, and the next ones while ``budget`` characters last; what is left."""
+        for page in range(len(self)):
+            if page and budget <= 0:
+                break
+            self.search(page)
+            a, b = self.span(page)
+            budget -= b - a
+        return budget
+
+    def query_spans(self) -> list[tuple[int, int]]:
+        """The spans found so far, in order."""
+        return sorted(set().union(*self._found.values())) if self._found else []
+
+    def page_marks(self, page: int) -> list[Mark]:
+        marks = super().page_marks(page)
+        if self.highlight is not None:
+            self.search(page)
+            a = self.span(page)[0]
+            marks += [Mark(s - a, e - a, QUERY) for s, e in sorted(self._found.get(page, ()))]
+        return marks
+
+    def pages_with(self, layer: str) -> list[int]:
+        parts = super().pages_with(layer)
+        if layer != QUERY or self.highlight is None:
+            return parts
+        starts = {p for p, spans in self._found.items()
+                  if any(self.span(p)[0] <= s < self.span(p)[1] for s, _ in spans)}
+        return sorted(starts.union(parts))
+
+
+def _part_range(parts: Sequence[int]) -> str:
+    """'8–15' for a run of parts (0-based in, 1-based out), else as :func:`_part_list`."""
+    if len(parts) > 2 and parts[-1] - parts[0] == len(parts) - 1:
+        return f"{parts[0] + 1:,}–{parts[-1] + 1:,}"
+    return _part_list(parts)
+
+
 def _part_list(parts: Sequence[int], most: int = 8) -> str:
     shown = ", ".join(f"{p + 1:,}" for p in parts[:most])
     return shown + (f" and {len(parts) - most:,} more" if len(parts) > most else "")
@@ -436,15 +553,43 @@ class PagedBrowser(QWidget):
         layout.addWidget(self.bar)
         layout.addWidget(self.browser, 1)
         self.bar.hide()
+        # the parts of a QueryPages not yet searched for the search terms: a slice whenever idle
+        self.search_timer = QTimer(self)
+        self.search_timer.setSingleShot(True)
+        self.search_timer.setInterval(0)
+        self.search_timer.timeout.connect(self._search_more)
 
     def set_pages(self, pages: Optional[PagedText], html_page: str = "") -> None:
         """Show ``pages`` from its first part, or (``pages`` None) the ready-made ``html_page``."""
         self.pages, self.page = pages, 0
+        self.search_timer.stop()
         if pages is None:
             self.bar.hide()
             self.browser.setHtml(html_page)
             return
         self.show_page(0)
+        if isinstance(pages, QueryPages) and pages.pending():
+            self.search_timer.start()
+
+    def _search_more(self) -> None:
+        """One slice of the first part not yet searched for the search terms; the notice says
+        so once the part is searched in full."""
+        pages = self.pages
+        if not isinstance(pages, QueryPages):
+            return
+        pending = pages.pending()
+        if not pending:
+            return
+        try:
+            if pages.step(pending[0]):
+                self._update_notice()
+        except Exception:   # the highlights are extra: the text stays shown
+            log.exception("looking for the search terms in part %d failed", pending[0] + 1)
+            pages.highlight = None
+            self._update_notice()
+            return
+        if len(pending) > 1 or not pages.done(pending[0]):
+            self.search_timer.start()
 
     def position(self) -> tuple[int, int, int]:
         """Where the reader is: the part shown and the scroll bars' values."""
@@ -466,6 +611,12 @@ class PagedBrowser(QWidget):
             return
         self.page = page
         self.browser.setHtml(page_document(pages.page_html(page)))
+        self._update_notice()
+
+    def _update_notice(self) -> None:
+        pages, page = self.pages, self.page
+        if pages is None:
+            return
         many = len(pages) > 1
         self.bar.setVisible(many)
         if many:
@@ -473,9 +624,15 @@ class PagedBrowser(QWidget):
             text = (f"<b>Long {self.what}:</b> part {page + 1:,} of {len(pages):,} "
                     f"(characters {a + 1:,}–{b:,} of {len(pages.text):,}).")
             # where the search terms are, and the evidence the sensitivity line counts
+            pending = pages.pending() if isinstance(pages, QueryPages) else []
             for layer, what in ((QUERY, "Search terms"), (PII, "Personal information"), (CUE, "Sensitivity cue words")):
                 hits = pages.pages_with(layer)
-                if len(hits) == len(pages):
+                if layer == QUERY and pending:
+                    where = (f" in part{'s' if len(hits) > 1 else ''} {_part_list(hits)} so far;" if hits
+                             else ": none found so far;")
+                    text += (f" Search terms{where} part{'s' if len(pending) > 1 else ''} "
+                             f"{_part_range(pending)} still being searched.")
+                elif len(hits) == len(pages):
                     text += f" {what} in every part."
                 elif hits:
                     text += f" {what} in part{'s' if len(hits) > 1 else ''} {_part_list(hits)}."
@@ -813,11 +970,9 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
     doc = session.document(doc_id)
     terms = list(terms)
     payload: dict[str, Any] = {"doc": doc, "terms": terms}
-    if terms:
-        payload["body_spans"] = session.highlight_spans(doc.get("body") or "", terms)
-        payload["subject_spans"] = session.highlight_spans(doc.get("subject") or "", terms)
-        payload["attachment_spans"] = {i: session.highlight_spans(a.get("text") or "", terms)
-                                       for i, a in enumerate(doc.get("attachments", [])) if a.get("text")}
+    if terms:   # (the body's and the attachments' part by part: see add_pages)
+        payload["highlight"] = locked_highlighter(session, terms)
+        payload["subject_spans"] = payload["highlight"](doc.get("subject") or "")
     sens = None
     try:
         sens = load_sensitivity(session)
@@ -844,13 +999,30 @@ def load_document(session, doc_id: str, terms: Sequence[str]) -> dict[str, Any]:
 
 def add_pages(payload: dict[str, Any]) -> None:
     """The body's and each attachment's text in parts, with their highlights, first parts made
-    (on the worker thread: merging the marks of a long message is work the UI must not wait on)."""
+    (on the worker thread: merging the marks of a long message is work the UI must not wait on).
+    With a ``highlight`` (load_document's), the search terms of the first QUERY_AHEAD characters
+    are found here, the rest's when needed (QueryPages); ``body_spans`` and ``attachment_spans``
+    are those found here. Else the payload's ``body_spans`` and ``attachment_spans`` are used."""
     doc = payload["doc"]
     explanation = (payload.get("sensitivity") or {}).get("explanation")
+    highlight = payload.get("highlight")
+    budget = QUERY_AHEAD
+
+    def pages_of(text: str, spans: Sequence[tuple[int, int]], marks: list[Mark]) -> PagedText:
+        nonlocal budget
+        if highlight is None:
+            return paged_text(text, spans, marks)
+        pages = QueryPages(text, marks, highlight)
+        budget = pages.look_ahead(budget)
+        pages.page_html(0)
+        return pages
     body = doc.get("body") or ""
-    payload["body_pages"] = (paged_text(body, payload.get("body_spans", ()), field_marks(explanation, "body", body))
+    payload["body_pages"] = (pages_of(body, payload.get("body_spans", ()), field_marks(explanation, "body", body))
                              if body else paged_text("(empty message)"))
     spans = payload.get("attachment_spans", {})
     payload["attachment_pages"] = {
-        i: paged_text(a["text"], spans.get(i, ()), field_marks(explanation, f"attachment:{a.get('name')}", a["text"]))
+        i: pages_of(a["text"], spans.get(i, ()), field_marks(explanation, f"attachment:{a.get('name')}", a["text"]))
         for i, a in enumerate(doc.get("attachments", [])) if a.get("text")}
+    if highlight is not None:
+        payload["body_spans"] = payload["body_pages"].query_spans() if body else []
+        payload["attachment_spans"] = {i: p.query_spans() for i, p in payload["attachment_pages"].items()}
