@@ -654,7 +654,7 @@ def _count_edges(con, sender: str, recipients: list[str], kind: str) -> None:
                     [(sender, r, kind) for r in dict.fromkeys(recipients)])
 
 
-_DOC_COLUMNS = "id, doc_id, thread_id, subject, folder, from_addr, message_id, raw_sha256"
+_DOC_COLUMNS = "id, doc_id, thread_id, subject, folder, from_addr, message_id, raw_sha256, ts"
 
 
 def _with_message_id(con, m: Message) -> list:
@@ -664,9 +664,20 @@ def _with_message_id(con, m: Message) -> list:
 
 def stored_document(con, m: Message, existing: Optional[list] = None):
     """The stored document the parsed message ``m`` is a copy of (a row with id, doc_id,
-    thread_id, subject, folder, from_addr, message_id, raw_sha256), or None: the one rule.
+    thread_id, subject, folder, from_addr, message_id, raw_sha256, ts), or None: the one rule.
 
-    A copy has the Message-ID and the same subject. For a message without one, its synthetic
+    A copy is the same message as written: it has the Message-ID, the same subject and Date, and
+    the same text, or the text of the other with something added before or after it
+    (:func:`same_message`). Copies that differ only in what mailboxes and the mail system add
+    (:func:`..parse.content_digest`) always are; so are copies a list or a server changed on the
+    way: its From made 'Alice via Team', its body's transfer encoding changed, a footer, a
+    disclaimer or an '[External]' banner added. Two messages with one Message-ID and another
+    date or text (a broken mailer numbering every message <1234@localhost>, a mail merge's
+    letters sent in one second) are two documents: the second stored is ``<mid>~<hash>``
+    (:func:`new_doc_id`). (The Message-ID and subject alone made a copy: the second message was
+    dropped, or, a sender's copy, replaced the first's text; the import order decided which.)
+
+    For a message without a Message-ID, its synthetic
     id names its content (:func:`..parse.content_digest`: copies that differ only in what a
     mailbox adds or in what the mail system adds on the way, the sender's Sent copy and a
     recipient's Inbox copy with its Received, Return-Path, Delivered-To..., share it).
@@ -679,8 +690,10 @@ def stored_document(con, m: Message, existing: Optional[list] = None):
     if existing is None:
         existing = _with_message_id(con, m)
     for row in existing:
-        if _same_subject(row["subject"], m.subject):
-            return row
+        if _same_subject(row["subject"], m.subject) and row["ts"] == m.timestamp:
+            body = con.execute("SELECT body FROM messages WHERE id = ?", (row["id"],)).fetchone()[0]
+            if same_text(body, m.body):
+                return row
     if not m.synthetic_id or existing:
         return None
     for row in con.execute(f"SELECT {_DOC_COLUMNS} FROM messages WHERE subject_norm = ? AND ts IS ? "
@@ -702,6 +715,22 @@ def new_doc_id(m, taken: bool) -> str:
 
 def _same_subject(a: str, b: str) -> bool:
     return " ".join((a or "").split()) == " ".join((b or "").split())
+
+
+def same_text(a: str, b: str) -> bool:
+    """Whether two texts of messages with one Message-ID, subject and Date are one message's:
+    the same, runs of whitespace made one space, or one of them (not empty) inside the other (a
+    copy with a list's footer, a server's disclaimer or banner added)."""
+    a, b = " ".join((a or "").split()), " ".join((b or "").split())
+    return a == b or bool(a and b and (a in b or b in a))
+
+
+def same_message(subject_a: str, ts_a: Optional[float], body_a: str,
+                 subject_b: str, ts_b: Optional[float], body_b: str) -> bool:
+    """Whether two messages with one Message-ID are copies of one message (the rule of
+    :func:`stored_document`): the same subject (whitespace aside), the same Date (timestamps;
+    both None without one) and :func:`same_text`."""
+    return _same_subject(subject_a, subject_b) and ts_a == ts_b and same_text(body_a, body_b)
 
 
 def index_row(con, row_id: int) -> dict:
