@@ -519,21 +519,30 @@ class Importer:
         return row_id, "new", doc_id, thread_id
 
     def _replace_kept_copy(self, con, row_id: int, m: Message, source_id: int, zraw: bytes) -> None:
-        """The sender's copy arrived after a recipient's: keep the sender's (it has the Bcc)."""
+        """The sender's copy arrived after a recipient's: keep the sender's (it has the Bcc). Every
+        column parsed from the kept copy is this copy's now (a list's copy may have its From
+        rewritten 'Alice via Team', its reply headers dropped, its subject folded otherwise), the
+        sender -> recipient edges counted for the replaced copy are this copy's, and the row is
+        re-indexed; a thread it changes is corrected by :func:`fix_threads` (this copy is newer
+        than its mark)."""
+        old = con.execute("SELECT from_addr, recipients, cc, bcc FROM messages WHERE id = ?", (row_id,)).fetchone()
         con.execute(
-            "UPDATE messages SET date=?, ts=?, sender=?, recipients=?, cc=?, bcc=?, reply_to=?, folder=?, "
-            "importance=?, priority=?, sensitivity_header=?, body=?, body_is_html=?, n_attachments=?, "
-            "raw_sha256=?, raw_size=?, location=?, source_id=?, notes=?, indexed=0 WHERE id=?",
-            (m.date, m.timestamp, m.sender, m.to, m.cc, m.bcc, m.reply_to, m.folder, m.importance, m.priority,
-             m.sensitivity_header, m.body, int(m.body_is_html), len(m.attachments), m.raw_sha256, m.raw_size,
-             m.location, source_id, json.dumps(list(m.notes)), row_id))
+            "UPDATE messages SET date=?, ts=?, sender=?, from_addr=?, recipients=?, cc=?, bcc=?, reply_to=?, "
+            "subject=?, subject_norm=?, in_reply_to=?, refs=?, folder=?, importance=?, priority=?, "
+            "sensitivity_header=?, body=?, body_is_html=?, n_attachments=?, raw_sha256=?, raw_size=?, location=?, "
+            "source_id=?, notes=?, indexed=0 WHERE id=?",
+            (m.date, m.timestamp, m.sender, m.from_addr, m.to, m.cc, m.bcc, m.reply_to, m.subject,
+             normalise_subject(m.subject), m.in_reply_to, " ".join(m.references), m.folder, m.importance,
+             m.priority, m.sensitivity_header, m.body, int(m.body_is_html), len(m.attachments), m.raw_sha256,
+             m.raw_size, m.location, source_id, json.dumps(list(m.notes)), row_id))
         con.execute("DELETE FROM attachments WHERE message = ?", (row_id,))
         con.execute("UPDATE copies SET kept = (raw_sha256 = ? AND location = ?) WHERE message = ?",
                     (m.raw_sha256, m.location, row_id))
         self._write_parts(con, row_id, m, zraw)
-        bcc = addresses(m.bcc)
-        if m.from_addr and bcc:
-            _count_edges(con, m.from_addr, bcc, "bcc")
+        if old["from_addr"]:
+            for kind, header in (("to", old["recipients"]), ("cc", old["cc"]), ("bcc", old["bcc"])):
+                _uncount_edges(con, old["from_addr"], addresses(header), kind)
+        self._add_edges(con, m)
 
     def _write_parts(self, con, row_id: int, m: Message, zraw: bytes) -> None:
         """Attachments and the raw bytes (``zraw``: zlib-compressed, without an mbox From line)."""
@@ -652,6 +661,13 @@ def _count_edges(con, sender: str, recipients: list[str], kind: str) -> None:
     con.executemany("INSERT INTO edges(sender, recipient, kind, count) VALUES (?, ?, ?, 1) "
                     "ON CONFLICT(sender, recipient, kind) DO UPDATE SET count = count + 1",
                     [(sender, r, kind) for r in dict.fromkeys(recipients)])
+
+
+def _uncount_edges(con, sender: str, recipients: list[str], kind: str) -> None:
+    """Take back what :func:`_count_edges` counted (an edge counted down to 0 is removed)."""
+    pairs = [(sender, r, kind) for r in dict.fromkeys(recipients)]
+    con.executemany("UPDATE edges SET count = count - 1 WHERE sender = ? AND recipient = ? AND kind = ?", pairs)
+    con.executemany("DELETE FROM edges WHERE sender = ? AND recipient = ? AND kind = ? AND count <= 0", pairs)
 
 
 _DOC_COLUMNS = "id, doc_id, thread_id, subject, folder, from_addr, message_id, raw_sha256, ts"
