@@ -355,6 +355,10 @@ ROMANCE_PAIRS = ((("john.snibert", "carla.benedetti"), 5.0), (("holly.palmer", "
                  (("priya.raman", "arjun.raman"), 1.0), (("tom.brennan", "kelly.brennan"), 1.0))
 CUSTODIAN_WEIGHTS = (("john.snibert", 3.0), ("holly.palmer", 2.5), ("priya.raman", 1.5), ("elena.vasquez", 1.0),
                      ("grace.lindqvist", 1.0), ("tom.brennan", 1.0), ("dave.kowalski", 1.5))
+# A booking robot's receipt forwarded by its guest: the guest writes what goes with it (the
+# subject of the receipt kind whose paragraphs fit, so its replies fit too).
+ROBOT_RECEIPT_THEME = {"skyways.bookings": content.SENSITIVE["receipt"].subjects.index("Fwd: flight receipt"),
+                       "harborview.hotel": content.SENSITIVE["receipt"].subjects.index("hotel bill")}
 HOLLY_CIRCLE = ("samuel.okafor", "ruth.abernathy", "daniel.cho", "beth.hollis", "john.snibert", "june.hollis")
 FOLDER_NAMES = {"inbox": "Inbox", "sent": "Sent Items", "projects": "Projects"}
 
@@ -762,12 +766,13 @@ class _Generator:
         high: list = []
         passing: list = []
         dist: list = []
-        theme = None
+        theme = parent.theme if parent else None
+        if robot and cat == "sens" and arg == "receipt":
+            theme = ROBOT_RECEIPT_THEME[parent.sender.key]
         asides: list = []
         if cat not in ("news", "press"):
             subject, paras, theme = self._compose(cat, arg, ctx, kinds, mild, high, passing, dist,
-                                                  reply=mode == "reply", theme=parent.theme if parent else None,
-                                                  broadcast=broadcast)
+                                                  reply=mode == "reply", theme=theme, broadcast=broadcast)
         elif cat == "news":
             subject = compose.fill(rng.choice(content.NEWSLETTER_SUBJECTS), ctx)
             paras = [compose.fill(p, ctx) for p in rng.sample(content.NEWSLETTER_PARAS, 3)]

@@ -326,6 +326,24 @@ def test_robot_mail_is_forwarded_not_answered(demo):
     assert sum(forwarded.values()) >= 5
 
 
+def test_a_forwarded_robot_receipt_is_introduced_as_what_it_is(demo):
+    """Holly forwarding the hotel's folio writes about the hotel bill, not a flight receipt (and
+    the airline's e-ticket about the flight)."""
+    mails, labs, _ = demo
+    by_docid = {mid[1:-1]: m for mid, m in mails.items()}
+    wrong, seen = [], 0
+    other = {"folio@harborview-hotel.example.com": "flight", "bookings@skyways.example.com": "hotel"}
+    for lab in labs:
+        parent = by_docid.get(lab.quotes)
+        if parent is not None and parent.sender in other:
+            seen += 1
+            own = by_docid[lab.docid].own
+            if other[parent.sender] in own.lower():
+                wrong.append((lab.docid, parent.sender, own))
+    assert seen >= 5
+    assert wrong == []
+
+
 # --- 6. a message carrying a sensitive message's text is judged as that message -------------------
 def test_a_quote_or_forward_carries_its_parents_reasons_before_label_noise(demo):
     """Before the deliberate label noise, a reply quoting its parent, a forward copying it inline
