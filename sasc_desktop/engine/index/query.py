@@ -9,6 +9,7 @@ from whoosh import query as wq
 from whoosh.matching.binary import AndNotMatcher
 from whoosh.matching.wrappers import InverseMatcher
 from whoosh.qparser import OperatorsPlugin, OrGroup, QueryParser, syntax
+from whoosh.qparser.common import attach
 from whoosh.qparser.dateparse import DateParserPlugin
 from whoosh.util.times import adatetime, timespan
 
@@ -107,16 +108,46 @@ class _TypedOrGroup(OrGroup):
     qclass = type("TypedOr", (wq.Or,), {"__doc__": "An OR the user typed."})
 
 
+class _ReadOnce:
+    """BinaryGroup.query reading each side once: Whoosh's read both twice (once to see whether
+    it is nothing, once to build), so a chain of n ANDNOTs read its first word 2^n times (16:
+    9 s to parse; 20: minutes)."""
+
+    def query(self, parser):
+        qa = self.nodes[0].query(parser)
+        qb = self.nodes[1].query(parser)
+        if qa is None and qb is None:
+            q = wq.NullQuery
+        elif qa is None or qb is None:
+            q = qb if qa is None else qa
+        else:
+            q = self.qclass(qa, qb)
+        return attach(q, self)
+
+
+class _AndNotGroup(_ReadOnce, syntax.AndNotGroup):
+    pass
+
+
+class _AndMaybeGroup(_ReadOnce, syntax.AndMaybeGroup):
+    pass
+
+
+class _RequireGroup(_ReadOnce, syntax.RequireGroup):
+    pass
+
+
 def _operators() -> OperatorsPlugin:
-    """Whoosh's operators (the same patterns), OR making a :class:`_TypedOrGroup`."""
+    """Whoosh's operators (the same patterns), OR making a :class:`_TypedOrGroup`, ANDNOT,
+    ANDMAYBE and REQUIRE groups reading each side once (:class:`_ReadOnce`)."""
     ot = OperatorsPlugin.OpTagger
     return OperatorsPlugin(clean=True, ops=[
         (ot(r"(^|(?<=(\s|[()])))NOT(?=\s)", syntax.NotGroup, syntax.PrefixOperator, memo="not"), 0),
         (ot(r"(?<=\s)AND(?=\s)", syntax.AndGroup, memo="and"), 0),
         (ot(r"(?<=\s)OR(?=\s)", _TypedOrGroup, memo="or"), 0),
-        (ot(r"(?<=\s)ANDNOT(?=\s)", syntax.AndNotGroup, memo="anot"), -5),
-        (ot(r"(?<=\s)ANDMAYBE(?=\s)", syntax.AndMaybeGroup, memo="amaybe"), -5),
-        (ot(r"(^|(?<=\s))REQUIRE(?=\s)", syntax.RequireGroup, memo="req"), 0)])
+        (ot(r"(?<=\s)ANDNOT(?=\s)", _AndNotGroup, memo="anot"), -5),
+        (ot(r"(?<=\s)ANDMAYBE(?=\s)", _AndMaybeGroup, memo="amaybe"), -5),
+        (ot(r"(^|(?<=\s))REQUIRE(?=\s)", _RequireGroup, memo="req"), 0)])
 
 
 class _Parser(QueryParser):
