@@ -284,11 +284,28 @@ def _quoted_urls(text: str) -> str:
     return "".join(p if k % 2 else _LITERAL.sub(_literal, p) for k, p in enumerate(pieces))
 
 
+MAX_NESTING = 100   # groups in groups a query may hold (Python's recursion gave out at 300 to 500)
+_CHAIN_OPERATOR = re.compile(r"(?:ANDNOT|ANDMAYBE|REQUIRE)(?=\s)")   # (each nests the one before it)
+
+
+def _short(query: str) -> str:
+    """A long query quoted by its start and length."""
+    return query if len(query) <= 80 else query[:60] + f"\u2026 ({len(query):,} characters)"
+
+
+def too_deep(query: str) -> QueryError:
+    return QueryError(f"cannot understand the query {_short(query)!r}: groups are nested more than {MAX_NESTING} "
+                      "deep (each bracket inside another, and each ANDNOT, ANDMAYBE or REQUIRE after another, is "
+                      "one more); write it with fewer")
+
+
 def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str:
     """The query's mistakes Whoosh would pass over silently (searching for a field's name, or
     dropping a bracket or a quote), as a QueryError quoting the query and saying how to write it:
     a quote or a bracket not closed, a ")" without its "(", a field name followed by nothing, a
-    field Whoosh does not know, AND/OR/NOT with nothing on one side. Returns the text with field
+    field Whoosh does not know, AND/OR/NOT with nothing on one side, groups nested more than
+    MAX_NESTING deep (brackets in brackets; ANDNOT, ANDMAYBE and REQUIRE, each nesting the one
+    before it: the parser and every walk of the query recurse). Returns the text with field
     names lower-cased (From:ann is from:ann) and a "-" before a word made NOT (budget -draft is
     budget NOT draft; Whoosh searched for draft too; e-mail and 2001-03 are words). Quoted text is
     a phrase, never checked. Messages quote ``shown`` (the query as typed), if given, else ``text``."""
@@ -299,8 +316,13 @@ def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str
 
     out: list[str] = []
     opened: list[tuple[int, str]] = []   # (position of "(", the field before it or "")
+    chains = [0]                         # ANDNOT, ANDMAYBE and REQUIRE in each open group
     quote = negated = -1
     i, n = 0, len(text)
+
+    def nested() -> None:
+        if len(opened) + sum(chains) > MAX_NESTING:
+            raise too_deep(shown)
 
     def starts(i: int) -> bool:  # a word starts at i
         return i == 0 or text[i - 1].isspace() or text[i - 1] == "(" or negated == i - 1
@@ -314,10 +336,16 @@ def _check_syntax(text: str, fields: list[str], shown: str | None = None) -> str
         elif c == "(":
             m = _FIELD_BEFORE.search(text, 0, i)
             opened.append((i, m.group(1).lower() if m and m.group(1).lower() in fields else ""))
+            chains.append(0)
+            nested()
         elif c == ")":
             if not opened:
                 raise fail('a ")" has no "(" before it; remove it, or add the "(" where the group starts')
             opened.pop()
+            chains.pop()
+        elif c in "AR" and starts(i) and _CHAIN_OPERATOR.match(text, i):
+            chains[-1] += 1
+            nested()
         elif c == "-" and starts(i) and i + 1 < n and not text[i + 1].isspace() and text[i + 1] != "-":
             out.append("NOT ")   # -draft leaves out draft (Whoosh searched for it)
             negated = i

@@ -39,7 +39,8 @@ from . import fastscore
 from .fastscore import FastScorer, Unsupported, plan
 from .query import (DATE_HINT, STEMMED_FIELDS, _bare_thread_ids, _check_syntax,
                     _date_groups, _filters_restrict, _fixed_and_not, _ImplicitGroup, _LongWord, _normalise_dates, _NoLongWords,
-                    _Parser, _phrases_without_positions, _query_problem, _quoted_urls, expansions, wanted_leaves)
+                    _Parser, _phrases_without_positions, _query_problem, _quoted_urls, expansions, too_deep,
+                    wanted_leaves)
 from .schema import (_MAXSIZE as MAX_WORD, DEFAULT_FIELD_WEIGHTS, SEARCH_FIELDS, analyse_document,
                      build_schema, date_items, text_analyzer)
 
@@ -668,15 +669,20 @@ class SearchIndex:
             raise QueryError(f"cannot search for {word!r} in the query {original!r}: words longer than {MAX_WORD} "
                              "characters are not indexed, so no message can match one; leave it out of the "
                              "query") from None
+        except RecursionError:   # (_check_syntax refuses deep nesting: a net under it)
+            raise too_deep(original) from None
         except Exception as exc:
             if dates.get(""):  # (Whoosh's date parser lets some errors through: "month must be in 1..12")
                 why = "" if "invalid literal" in str(exc) else f" ({exc})"   # (Python's words for a non-number: noise)
                 raise QueryError(f"cannot understand the query {original!r}: {dates['']} is not a date{why}; "
                                  f"{DATE_HINT}") from exc
             raise QueryError(f"cannot understand the query {original!r}: {exc}") from exc
-        q = _bare_thread_ids(_phrases_without_positions(q, schema))
-        q = _fixed_and_not(_filters_restrict(q).normalize())
-        problem = _query_problem(q, dates)
+        try:
+            q = _bare_thread_ids(_phrases_without_positions(q, schema))
+            q = _fixed_and_not(_filters_restrict(q).normalize())
+            problem = _query_problem(q, dates)
+        except RecursionError:
+            raise too_deep(original) from None
         if problem:
             raise QueryError(f"cannot understand the query {original!r}: {problem}")
         if q is wq.NullQuery or type(q).__name__ == "_NullQuery":
