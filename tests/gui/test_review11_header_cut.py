@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence, QTextDocument
+from PySide6.QtGui import QGuiApplication, QKeySequence, QTextDocument, QTextOption
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QScrollArea
 
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.document import HEADER_CUT, DocumentView, address_spans, shortened
@@ -39,24 +40,45 @@ def _collapsed(value: str) -> str:
     return re.sub(r"[ \t\r\n]+", " ", value)
 
 
+def _text_rect(label):
+    """Where a QLabel lays out its rich text (QLabelPrivate::documentRect): its contents, and, with
+    no indent but a frame (the app's style sheet gives the header padding, which is one), half an
+    'x' in from the left and the top."""
+    rect = label.contentsRect().adjusted(label.margin(), label.margin(), -label.margin(), -label.margin())
+    indent = label.indent()
+    if indent < 0 and label.frameWidth():
+        indent = label.fontMetrics().horizontalAdvance("x") // 2 - label.margin()
+    if indent > 0:
+        rect.adjust(indent, indent, 0, 0)       # (the header is aligned top left)
+    return rect
+
+
 def _click_text(label, text: str) -> None:
-    """A left click on the middle of the first character of ``text`` in the label."""
-    doc = QTextDocument()
+    """A left click on the middle of ``text`` in the label (of its part on its first line)."""
+    rect = _text_rect(label)
+    doc = QTextDocument()                  # laid out as QLabel lays it out
     doc.setDocumentMargin(0)
     doc.setDefaultFont(label.font())
+    option = doc.defaultTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    doc.setDefaultTextOption(option)
     doc.setHtml(label.text())
-    doc.setTextWidth(label.contentsRect().width())
+    doc.setTextWidth(rect.width())
     doc.size()
     at = doc.toPlainText().find(text)
     assert at >= 0, text
     block = doc.findBlock(at)
     line = block.layout().lineForTextPosition(at - block.position())
-    x = line.cursorToX(at - block.position())
-    x = x[0] if isinstance(x, tuple) else x
+    on_line = min(len(text), line.textStart() + line.textLength() - (at - block.position()))   # (it may wrap)
+    ends = [line.cursorToX(at + i - block.position()) for i in (0, on_line)]
+    x = sum(e[0] if isinstance(e, tuple) else e for e in ends) / 2
     origin = block.layout().position()
-    point = QPoint(int(origin.x() + x + 3), int(origin.y() + line.y() + line.height() / 2))
-    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                     point + label.contentsRect().topLeft())
+    point = QPoint(int(origin.x() + x), int(origin.y() + line.y() + line.height() / 2)) + rect.topLeft()
+    area = label.parentWidget().parentWidget()          # the header scrolls: the text scrolled to first
+    if isinstance(area, QScrollArea):
+        area.ensureVisible(point.x(), point.y(), 0, int(line.height()))
+        pump(30)
+    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
     pump(30)
 
 

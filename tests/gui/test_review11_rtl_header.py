@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QTextDocument, QTextOption
 
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.document import DocumentView
@@ -30,6 +30,9 @@ def _layout(label) -> QTextDocument:
     doc = QTextDocument()
     doc.setDocumentMargin(0)
     doc.setDefaultFont(label.font())
+    option = doc.defaultTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    doc.setDefaultTextOption(option)
     doc.setHtml(label.text())
     doc.setTextWidth(label.contentsRect().width())
     doc.size()
