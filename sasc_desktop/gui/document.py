@@ -187,6 +187,11 @@ def shortened(name: str, value: str) -> Optional[tuple[int, str]]:
     return HEADER_CUT, f"and {more:,} more character{'' if more == 1 else 's'}"
 
 
+def _unbroken(text: str) -> str:
+    """``text`` as HTML that wraps as one word (a link's words kept on one line)."""
+    return html.escape(text).replace(" ", "&nbsp;")
+
+
 def header_markup(subject_line: str, lines: Sequence[str]) -> str:
     """The header's rich text: the subject a block of its own whose direction comes from its
     text (dir="auto": a Hebrew or Arabic subject is right-aligned), then the labelled lines
@@ -856,13 +861,13 @@ class DocumentView(QWidget):
                 whole = (f"all {len(address_spans(value)):,} addresses" if "character" not in more
                          else f"all {len(value):,} characters")
                 self._link_tips[f"more:{name}"] = f"Show the whole {name} line ({whole}). Copy copies it whole either way."
-                link = f'{" " if spaced else ""}<a href="more:{name}">… {html.escape(more)}</a>'
+                link = f'{" " if spaced else ""}<a href="more:{name}">{_unbroken("… " + more)}</a>'
                 value = shown
             elif cut is not None:
                 spaced = not value[-1:].isspace()
                 links[f"less:{name}"] = ("", spaced)
                 less = "show fewer" if name in ADDRESS_FIELDS and "character" not in cut[1] else "show less"
-                link = f'{" " if spaced else ""}<a href="less:{name}">({less})</a>'
+                link = f'{" " if spaced else ""}<a href="less:{name}">{_unbroken(f"({less})")}</a>'
             shown = highlighted_html(value, spans, marks) + link
             if name == "Subject":
                 subject_line = f'<span style="font-size:13pt;font-weight:600">{shown}</span>'

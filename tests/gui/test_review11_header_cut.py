@@ -243,6 +243,8 @@ def test_the_context_menu_and_the_links_tip_name_the_whole_line(qtbot):
     view.show_document({"doc": {"doc_id": "d", "subject": "s", "from": "a@b.c", "to": to, "body": "b"}})
     pump(20)
     header = view.header
+    # the link wraps as one word ("…" was left at the end of a line, "and 23 more" on the next)
+    assert '<a href="more:To">…&nbsp;and&nbsp;23&nbsp;more</a>' in header.markup()
     header.linkHovered.emit("more:To")
     assert tip_text(header) == "Show the whole To line (all 40 addresses). Copy copies it whole either way."
     header.linkHovered.emit("")
