@@ -43,7 +43,7 @@ from .parse import (MalformedMessage, addresses, copy_folder, message_bytes, par
                     synthetic_message_id)
 from .sources import PROJECT_INTERNALS, RawItem, checked_source_kind, count_messages, iter_source, path_text
 from .text import normalise_subject
-from .threading_rules import rethread, thread_at_insert
+from .threading_rules import CHECKED_THROUGH, rethread, thread_at_insert
 
 BATCH = 500            # messages per SQLite transaction
 CHUNK = 50             # messages per task sent to a worker process
@@ -247,8 +247,14 @@ class Importer:
                         else:
                             self._commit_or_drop(writer, pending)  # done, cancelled, failed, interrupted
                 finally:
-                    if current is not None:  # cut short: say how, with what it had done
-                        self._stopped_source(current, report)
+                    try:
+                        if current is not None:  # cut short: say how, with what it had done
+                            self._stopped_source(current, report)
+                    finally:
+                        stopping = sys.exc_info()[1]
+                        if stopping is not None:  # interrupted or failed: the threads of what it stored
+                            again = self._pressed_again or first + held.received > 1 or _interrupted_twice(stopping)
+                            self._threads_on_the_way_out(stopping, again)
         changed = fix_threads(self.store)
         if changed or self._deferred:
             repair_index(self.store, self.index, import_lock_held=True)
@@ -299,6 +305,24 @@ class Importer:
         except Exception:  # (busy, say): never hide why the import stopped
             pass
         except KeyboardInterrupt:
+            if not isinstance(stopping, KeyboardInterrupt):
+                raise
+
+    def _threads_on_the_way_out(self, stopping: BaseException, again: bool) -> None:
+        """An import stopped by Ctrl+C or an error: the threads of the messages it stored as the
+        rule gives them (:func:`fix_threads`), with Ctrl+C held off meanwhile; else they stay the
+        guesses made when each was stored until the next import or open. Not after Ctrl+C twice
+        (stop now), nor when it cannot be done (the project busy, the error itself): the next
+        open of the project does it (:func:`rethread_interrupted_import`). The rows whose thread
+        changed are indexed again by the next open."""
+        if isinstance(stopping, KeyboardInterrupt) and again:
+            return
+        try:
+            with deferred_interrupts():
+                fix_threads(self.store)
+        except Exception:  # (never hide why the import stopped)
+            pass
+        except KeyboardInterrupt:  # (held off so long: DEFER_SECONDS)
             if not isinstance(stopping, KeyboardInterrupt):
                 raise
 
@@ -773,6 +797,45 @@ def _with_containers(locations) -> set[str]:
     return out
 
 
+def threads_unchecked(store: Store) -> bool:
+    """Whether messages were stored since the threads were last computed by the rule: the
+    copies table is past the mark :func:`.threading_rules.rethread` leaves (or there is no mark,
+    a project threaded by an earlier rule). So after an import that was killed, or interrupted
+    before it could compute them, or while an import runs (two small reads)."""
+    last = store.con.execute("SELECT MAX(id) FROM copies").fetchone()[0]
+    if last is None:
+        return False
+    mark = store.get_meta(CHECKED_THROUGH)
+    try:
+        return mark is None or int(mark) < last
+    except ValueError:
+        return True
+
+
+def rethread_interrupted_import(store: Store, index: SearchIndex, import_lock_held: bool = False) -> int:
+    """When an import stored messages and was killed (or interrupted) before it computed their
+    threads (:func:`threads_unchecked`), compute them now (:func:`fix_threads`): those replies
+    stored before what they answer are in the threads of the rule again. Returns how many
+    messages changed thread (marked for indexing: :func:`repair_index` indexes them; it calls
+    this first). Nothing is done in a project open for reading, or while another import holds
+    the project's import lock (its messages are its own: its end computes their threads), or
+    when the project is busy (the next open does it)."""
+    if store.read_only or not threads_unchecked(store):
+        return 0
+    fd = None
+    if not import_lock_held:
+        fd, held = try_lock_file(Path(index.path) / IMPORT_LOCK)
+        if held:
+            return 0
+    try:
+        return fix_threads(store)
+    except ProjectBusyError:
+        return 0
+    finally:
+        if fd is not None:
+            unlock_file(fd)
+
+
 def fix_threads(store: Store) -> int:
     """Threads as the rule gives them for every stored message, whatever order the mail was
     imported in (:func:`.threading_rules.rethread`: where the messages added since the last call
@@ -792,13 +855,16 @@ def repair_index(store: Store, index: SearchIndex, progress: Optional[Progress] 
                  workers: Optional[int] = None, import_lock_held: bool = False) -> int:
     """Re-add every message not known to be in the index (after a kill or a schema change).
     Large repairs analyse the text in worker processes. Sources a killed import left
-    'running' are marked 'interrupted' first (:func:`settle_interrupted_sources`).
+    'running' are marked 'interrupted' first (:func:`settle_interrupted_sources`), and the
+    threads it left as guesses are computed (:func:`rethread_interrupted_import`: the messages
+    whose thread changes are indexed again here).
 
     A repair holds the project's import lock (``import_lock_held``: the caller, an import,
     already does). While another process's import holds it, nothing is repaired: the messages
     not yet indexed are that import's, which indexes them (a repair then added them a second
     time, and a session opened during an import waited on the import's index writer)."""
     settle_interrupted_sources(store, index)
+    rethread_interrupted_import(store, index, import_lock_held)
     if import_lock_held:
         return _repair_index(store, index, progress, workers)
     if not store.con.execute("SELECT 1 FROM messages WHERE indexed = 0 LIMIT 1").fetchone():
