@@ -146,6 +146,16 @@ def mailbox_of(location: str) -> str:
     return folder if last in ("cur", "new") else head
 
 
+def distinct_sources(paths: Iterable[Path]) -> list[Path]:
+    """Resolved source paths, each read once: the same path given twice ('junk' and 'junk/')
+    kept the first time, and a file or folder inside a folder also given dropped (the folder
+    reads it), in the order given. (Each was read: 'sasc ingest P junk junk/ junk/x.png'
+    reported every file of junk twice, as duplicates or skipped, and counted them twice.)"""
+    paths = list(dict.fromkeys(paths))
+    folders = {p for p in paths if p.is_dir()}
+    return [p for p in paths if not any(parent in folders for parent in p.parents)]
+
+
 class Importer:
     def __init__(self, store: Store, index: SearchIndex, owner_addresses: Iterable[str] = (),
                  workers: Optional[int] = None):
@@ -164,9 +174,10 @@ class Importer:
     def run(self, sources: list[Path], progress: Optional[Progress] = None) -> IngestReport:
         progress = ensure(progress)
         started = time.monotonic()
-        paths = [Path(s).expanduser().resolve() for s in sources]
-        for path in paths:
+        given = [Path(s).expanduser().resolve() for s in sources]
+        for path in given:
             self._refuse_own_files(path)
+        paths = distinct_sources(given)
         # A clear InputError, before anything is written, for a missing path or a PST given
         # directly that cannot be read (not a PST, or no readpst): the whole import is refused.
         kinds = [checked_source_kind(p) for p in paths]
