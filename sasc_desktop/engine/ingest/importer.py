@@ -760,7 +760,22 @@ def stored_document(con, m: Message, existing: Optional[list] = None):
 def new_doc_id(m, taken: bool) -> str:
     """The doc_id a new document gets: its Message-ID, or, when another stored message already
     has that Message-ID (``taken``), the Message-ID with ``~`` and the first 10 hex digits of
-    its raw SHA-256."""
+    its raw SHA-256 (of the copy stored first).
+
+    So which of two DIFFERENT messages with one Message-ID (:func:`stored_document`: another
+    subject, date or text) gets the bare Message-ID depends on the order the mail is imported
+    in: the first stored. A stored doc_id is never changed afterwards (judgments, scores,
+    reviews and exports name documents by it), so two projects that took in such mail in other
+    orders (other sources first, separate imports) give the bare id to different messages, and
+    a judgment exported by doc_id from one and imported into the other attaches to the other
+    message. Protection does not depend on it (:func:`..protect.search.judged_sensitive`: a
+    judged ``<mid>`` or ``<mid>~<hash>`` holds back every document with that Message-ID);
+    relevance and training labels do. Labels of mail not yet ingested are refused where the id
+    depends on the order (:class:`..classify.judgments_io._Locator`). Choosing the bare id by
+    the messages rather than by the order would mean renaming a document stored earlier in the
+    same import when its twin arrives: its index document (the writer cannot delete what it
+    added), and caches keyed on the largest row ids that a rename does not move, would name the
+    other message; not done."""
     return m.message_id if not taken else f"{m.message_id}~{m.raw_sha256[:10]}"
 
 
