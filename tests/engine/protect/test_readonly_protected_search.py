@@ -22,10 +22,11 @@ from sasc_desktop.cli import main as sasc
 from sasc_desktop.engine.classify import probabilities_for
 from sasc_desktop.engine.errors import InputError
 from sasc_desktop.engine.protect import search as P
+from sasc_desktop.engine.protect.quotes import quoting_judged
 from sasc_desktop.engine.session import Session
 
 DEMO_PERSONA = "john-snibert"      # conftest.py's demo persona (a ranker for some approaches, none for joint)
-QUERY = "meeting"
+QUERY = "meeting OR thanks"   # (more candidates than 10 + the judged-sensitive among them)
 NO_RANKER = ("the project is open for reading only, so no ranker can be trained or saved: there is no stored ranker "
              "for persona {persona} and approach {approach}, so the candidates are in BM25 order (documents judged "
              "sensitive are withheld all the same)")
@@ -70,7 +71,8 @@ def _bm25_oracle(s, approach: str, k: int) -> tuple[list[str], set[str], list[st
     keep = [d for d, p in zip(cands, prob) if approach not in ("prefilter", "postfilter", "joint_postfilter")
             or p < P.THRESHOLD]
     judged = P.judged_sensitive(s, DEMO_PERSONA) & set(cands)
-    return [d for d in keep if d not in judged][:k], judged, cands
+    quoting = quoting_judged(s, DEMO_PERSONA, cands, judged)      # (held back: they quote a judged one)
+    return [d for d in keep if d not in judged and d not in quoting][:k], judged, cands
 
 
 @pytest.mark.parametrize("which", ["whole project", "database only"])

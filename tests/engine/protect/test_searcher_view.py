@@ -72,22 +72,37 @@ def test_the_facade_gives_the_counts_only_when_asked(demo_copy, tmp_path):
         assert (res["hits"], res["withheld_judged_sensitive"], res["candidates"]) == ([], 1, 1)
 
 
-def test_held_back_documents_are_listed_for_the_archivist_only(demo_copy, capsys):
+def _quoting_reply(root, tmp_path):
+    """A reply that quotes the private mail whole: held back (it carries the judged words)."""
+    m = EmailMessage()
+    m["From"] = "John Snibert <john@arclight.example.com>"
+    m["To"] = "Carol Diaz <carol@arclight.example.com>"
+    m["Subject"] = "Re: zanzibar custody hearing"
+    m["Date"] = "Mon, 04 Mar 2019 11:00:00 -0800"
+    m["Message-ID"] = "<zanzibar.3@arclight.example.com>"
+    m["In-Reply-To"] = f"<{DOC}>"
+    m.set_content("Of course, good luck on Friday.\n\n> My divorce custody hearing for zanzibar is on Friday, "
+                  "please keep this private.\n")
+    box = mailbox.mbox(str(tmp_path / "reply.mbox"))
+    box.add(m)
+    box.flush()
+    box.close()
+    assert sasc(["ingest", root, str(tmp_path / "reply.mbox"), "--workers", "0", "--json"]) == 0
+
+
+def test_held_back_documents_are_listed_for_the_archivist_only(demo_copy, tmp_path, capsys):
     """The plain listing showed every searcher "held back (uncertain):" with each document's id
-    and subject, also those the prefilter had just removed as predicted sensitive."""
+    and subject, also those the prefilter had just removed as predicted sensitive. (Held back
+    here: a reply quoting a judged message; the demo's uncertain documents are rarely on a page
+    a prefilter search holds back.)"""
     from sasc_desktop.engine.session import Session
+    _private_mail(str(demo_copy), tmp_path)
+    _quoting_reply(str(demo_copy), tmp_path)
+    words = "zanzibar"
     with Session.open(demo_copy) as s:
-        subjects = [r[0] for r in s.store.con.execute("SELECT DISTINCT subject FROM messages ORDER BY id LIMIT 60")]
-        found = None
-        for subject in subjects:
-            words = " ".join(w for w in subject.split() if w.isalpha())
-            if words:
-                res = s.protected_search(words, PERSONA, approach="prefilter", k=10)
-                if res["held_back"]:
-                    found = (words, res["held_back"])
-                    break
-    assert found, "no demo query with held-back documents"
-    words, held = found
+        held = s.protected_search(words, PERSONA, approach="prefilter", k=10)["held_back"]
+    assert [(h["doc_id"], h["quotes"]) for h in held] == [("zanzibar.3@arclight.example.com", DOC)]
+    capsys.readouterr()
     root = str(demo_copy)
     search = ["search", root, words, "--protect", "prefilter", "--persona", PERSONA]
     assert sasc(search) == 0
