@@ -340,7 +340,12 @@ class Importer:
     def _store_whole(self, job: _Job, source_id: int, report: IngestReport, writer, pending: list[int]) -> None:
         """Store a batch and add it to the index writer with Ctrl+C held off until it is done:
         a KeyboardInterrupt in the middle of a document would leave the writer holding half of
-        it, and committing that writes a segment that cannot be read."""
+        it, and committing that writes a segment that cannot be read. The batch's results are
+        taken first: a worker's task cut by the same Ctrl+C ends with KeyboardInterrupt (sent back
+        as its outcome), raised here before anything of the batch is in the writer, which stays
+        whole and is committed (taken inside the block, it marked the writer broken: dropped with
+        every document it held)."""
+        job.wait()
         held = deferred_interrupts()
         try:
             with held:
