@@ -249,6 +249,21 @@ def _reply_id(value: str, own: frozenset = frozenset()) -> str:
     return ids[-1] if ids else ""
 
 
+def reply_ids(raw: bytes, own_headers: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """(In-Reply-To id, References ids) of a message's bytes as :func:`parse_message` reads
+    them, reading its headers only; ``own_headers``: its From, To, Cc and Reply-To values as
+    parse_message gives them (as stored), whose addresses are no ids."""
+    raw = message_bytes(raw)
+    msg = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    fallback = None
+    if any(not v.isascii() for _, v in msg.raw_items() if isinstance(v, str)):
+        fallback = _declared_charset(message_from_bytes(raw, policy=compat32))  # (as parse_message reads them)
+    own = frozenset(addresses(*own_headers))
+    notes: list[str] = []
+    return (_reply_id(_header(msg, "In-Reply-To", notes, fallback), own),
+            _id_list(_header(msg, "References", notes, fallback), own))
+
+
 def addresses(*values: str) -> list[str]:
     """Lower-cased e-mail addresses in the given header values, in order."""
     out: list[str] = []

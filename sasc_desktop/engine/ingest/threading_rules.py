@@ -48,9 +48,10 @@ common would make it 1329, 281 and 303; the subject alone 1334, 295 and 284.
 """
 from __future__ import annotations
 
+import zlib
 from typing import Iterable, Optional
 
-from .parse import addresses
+from .parse import addresses, reply_ids
 from .text import is_reply_or_forward, normalise_subject
 
 SUBJECT_WINDOW_DAYS = 30
@@ -161,6 +162,30 @@ def rethread(con, full: Optional[bool] = None) -> int:
     con.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (CHECKED_THROUGH, str(last)))
     return changed
+
+
+def reread_reply_ids(con) -> int:
+    """Every stored message's In-Reply-To and References read again from its kept copy's bytes
+    by the current rule (:func:`.parse.reply_ids`: an earlier one took an address for an id,
+    'Message from Gary Murphy <garym@canada.com> of ...', or an id broken by a space), the
+    changes written, and, when any, every thread computed again (:func:`rethread`). For a
+    project imported before the rule changed; run inside one write transaction. Returns how
+    many messages' ids changed."""
+    changes = []
+    for row_id, data, sender, to, cc, reply_to, irt, refs in con.execute(
+            "SELECT m.id, r.data, m.sender, m.recipients, m.cc, m.reply_to, m.in_reply_to, m.refs "
+            "FROM messages m JOIN raw r ON r.message = m.id"):
+        try:
+            new_irt, new_refs = reply_ids(zlib.decompress(data), (sender, to, cc, reply_to))
+        except Exception:  # (stored bytes parse_message read: this does not happen)
+            continue
+        new_refs = " ".join(new_refs)
+        if (new_irt, new_refs) != (irt, refs):
+            changes.append((new_irt, new_refs, row_id))
+    if changes:
+        con.executemany("UPDATE messages SET in_reply_to = ?, refs = ? WHERE id = ?", changes)
+        rethread(con, full=True)
+    return len(changes)
 
 
 def _affected(con, dirty: list[int]) -> list:
