@@ -473,19 +473,15 @@ _DATES = DateParserPlugin(free=False).dateparser.get_parser()   # (as Whoosh rea
 
 
 def _span(bound: str):
-    """(first moment, last moment, whether a year was given) of a date as Whoosh's date parser
-    reads it (2001-05: its first and last microsecond; a date without a year: this year's);
-    None when it cannot read it."""
+    """(first moment, last moment) of a date as Whoosh's date parser reads it (2001-05: its first
+    and last microsecond; a date without a year: this year's, as date:june is); None when it
+    cannot read it."""
     try:
         d = _DATES.date_from(bound, datetime.utcnow())
     except Exception:
         return None
     if d is None:
         return None
-    if isinstance(d, timespan):
-        dated = d.start.year is not None and d.end.year is not None
-    else:
-        dated = getattr(d, "year", None) is not None
     d = d.disambiguated(datetime.utcnow()) if hasattr(d, "disambiguated") else d
     if isinstance(d, timespan):
         first, last = d.start, d.end
@@ -493,7 +489,7 @@ def _span(bound: str):
         first, last = d.floor(), d.ceil()
     else:
         first = last = d
-    return first, last, dated
+    return first, last
 
 
 def _edge(span, side: str, bound: str, query: str) -> datetime:
@@ -536,9 +532,9 @@ def _range(value: str, query: str) -> str | None:
     is not used. Bounds the wrong way round are swapped, each with its bracket (as Whoosh swaps
     them: date:[2020 to 2019] is 2019 and 2020). Nothing between the bounds (date:{2019-06 to
     2019-07}): two one-sided bounds, AND-ed, that nothing matches (a range the wrong way round
-    Whoosh would swap). None (the value left as written) when it is not a range, a bound cannot
-    be read (Whoosh's error says so), or an inclusive range has a date without a year (Whoosh's
-    reading of the pair gives it one)."""
+    Whoosh would swap). A date without a year is this year's (date:[june to august]: Whoosh's
+    reading of such a pair failed, "'NoneType' object has no attribute 'year'"). None (the value
+    left as written) when it is not a range or a bound cannot be read (Whoosh's error says so)."""
     m = _RANGE.fullmatch(value)
     if m is None:
         return None
@@ -549,8 +545,6 @@ def _range(value: str, query: str) -> str | None:
     a = _span(start) if start else None
     b = _span(end) if end else None
     if (start and a is None) or (end and b is None):
-        return None
-    if open_ == "[" and close == "]" and not all(s[2] for s in (a, b) if s):
         return None
     start_out, end_out = open_ == "{", close == "}"
     if a and b and a[0] > b[1]:

@@ -134,3 +134,13 @@ def test_a_bad_bound_in_braces_is_said_as_written(project):
         project.search("date:{2019-13 to 2020}")
     assert str(err.value).startswith("cannot understand the query 'date:{2019-13 to 2020}': ")
     assert "'NoneType'" not in str(err.value) and "write a date as 2001" in str(err.value)
+
+
+def test_a_range_without_years_is_this_years(project):
+    """date:[june to august] failed ("'NoneType' object has no attribute 'year'"); it is this
+    year's June to August, as date:june is this year's June."""
+    parse = project.index.parse
+    whole = parse("date:[june to august]", None)
+    assert (whole.start, whole.end) == (parse("date:june", None).start, parse("date:august", None).end)
+    inner = parse("date:{june to august}", None)
+    assert (inner.start, inner.end) == (parse("date:july", None).start, parse("date:july", None).end)
