@@ -23,7 +23,8 @@ query syntax:
                      folder:palmer_holly/inbox, one folder and its subfolders; the kept copy's folder)
                      date:2001  date:2001-03  date:2001-03-05  date:[2001-01 to 2001-06]
                      date:>2001-03 (from April 2001 on)  date:<2002 (up to the end of 2001);
-                     date:>=X and date:<=X take X in; date:(2001-03 2001-05) either month
+                     date:>=X and date:<=X take X in; date:(2001-03 2001-05) either month;
+                     date:{2001-01 to 2001-06} leaves both bounds out (February to May)
   Filters narrow the search: filters of one field are OR-ed (from:ann from:bob: either
   sender), filters of different fields AND-ed (from:ann date:2001: from Ann, in 2001), and
   words beside them must match too. An OR or AND you type is kept as typed

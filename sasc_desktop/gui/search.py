@@ -51,7 +51,7 @@ SYNTAX_HELP = """<h3>Query syntax</h3>
 <tr><td style="padding-right:12px"><code>subject:budget</code></td><td>in a field: <code>subject</code>, <code>body</code>, <code>attachments</code>, or <code>all</code> of them</td></tr>
 <tr><td style="padding-right:12px"><code>from:snibert</code>, <code>to:stonebridge.example.edu</code></td><td>sender / recipients: a name, address or domain</td></tr>
 <tr><td style="padding-right:12px"><code>folder:inbox</code>, <code>folder:palmer_holly/inbox</code></td><td>every Inbox; one folder (a path) and its subfolders</td></tr>
-<tr><td style="padding-right:12px"><code>date:2020-05</code>, <code>date:[2020-01 to 2020-03]</code></td><td>a month, or a date range</td></tr>
+<tr><td style="padding-right:12px"><code>date:2020-05</code>, <code>date:[2020-01 to 2020-03]</code></td><td>a month, or a date range (<code>{2020-01 to 2020-03}</code> leaves both bounds out: February only)</td></tr>
 <tr><td style="padding-right:12px"><code>date:&gt;2020-03</code>, <code>date:&lt;2021</code></td><td>after March 2020 (from April on); before 2021 (up to the end of 2020); <code>&gt;=</code> and <code>&lt;=</code> include the date named</td></tr>
 <tr><td style="padding-right:12px"><code>budget from:snibert date:2020</code></td><td>filters narrow the search, with or without words: <i>budget</i>, only from snibert, only in 2020</td></tr>
 <tr><td style="padding-right:12px"><code>from:snibert from:palmer</code></td><td>filters on the same field: either one</td></tr>
