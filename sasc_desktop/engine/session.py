@@ -20,7 +20,7 @@ from .errors import InputError, ProjectError
 from .index import DEFAULT_FIELD_WEIGHTS, INDEX_VERSION, SearchIndex
 from .index.search_index import IndexDamagedError, IndexUnwritableError, index_write_problem
 from .ingest.importer import ANOTHER_IMPORT, IMPORT_LOCK, Importer, repair_index, take_import_lock
-from .ingest.threading_rules import rethread
+from .ingest.threading_rules import reread_reply_ids, rethread
 from .procpool import unlock_file
 from .progress import Progress
 from .project import Store, init_project, open_project_paths
@@ -403,8 +403,10 @@ class Session:
             # completed on the next open, as after an interrupted import.
             with self.store.transaction() as con:
                 # (threads first: a project threaded by an older rule is corrected here too, not
-                # only by its next import; the rebuilt index then names the right threads)
-                rethread(con)
+                # only by its next import; the rebuilt index then names the right threads; reply
+                # ids read by an older rule -- an address taken for an id -- are read again first)
+                if not reread_reply_ids(con):
+                    rethread(con)
                 con.execute("UPDATE messages SET indexed = 0")
             self.index.close()
             self.index = SearchIndex.recreate(self.paths.index, keep=(IMPORT_LOCK,))
