@@ -60,10 +60,13 @@ def test_copies_that_change_no_text_score_nothing_again(tmp_path):
     assert _scored_again(s) == []
 
     # a copy that becomes the kept one is scored again, and only it: a sender's copy replacing the
-    # text (m1), the same bytes found in a Sent mailbox (m2: where it is kept changes, not its text)
+    # text (m1: the same message, its Date and text, with the sender's own words after the text the
+    # recipients' copies have), the same bytes found in a Sent mailbox (m2: where it is kept
+    # changes, not its text)
     sent = tmp_path / "Sent Items"
     sent.mkdir()
-    (sent / "1.eml").write_text(_eml("m1@corp.com", "note 1", "confidential settlement terms, my divorce lawyer",
+    m1_text = con.execute("SELECT body FROM messages WHERE doc_id = 'm1@corp.com'").fetchone()[0]
+    (sent / "1.eml").write_text(_eml("m1@corp.com", "note 1", m1_text + "\nconfidential settlement terms, my divorce lawyer",
                                      "ann@corp.com", extra="Bcc: secret@x.com\n"))
     shutil.copy(tmp_path / "mail" / "002.eml", sent / "2.eml")
     s.ingest([sent], workers=0)

@@ -67,9 +67,10 @@ _SECRET = ("my divorce lawyer says the settlement is confidential, SSN 123-45-67
 
 
 def _sender_copy(s, doc_id: str) -> str:
-    """The sender's copy of a stored message: same Message-ID and subject, a Bcc and another body."""
+    """The sender's copy of a stored message: the same message (its Message-ID, subject, Date and
+    text) with a Bcc, and words of the sender's after the text the recipients' copy has."""
     d = s.document(doc_id)
-    return _eml(doc_id, d["subject"], _SECRET, sender="ann@corp.com",
+    return _eml(doc_id, d["subject"], d["body"] + "\n" + _SECRET, sender="ann@corp.com",
                 extra="Bcc: secret@x.com\nX-Folder: Sent Items\n")
 
 

@@ -4,6 +4,9 @@ probabilities and held-back documents, on a warm session and after mail is inges
 mid-session. The real demo project of conftest.py (trained linear rankers), the real engine."""
 from __future__ import annotations
 
+from datetime import datetime
+from email.utils import format_datetime
+
 from sasc_desktop.engine.project import judgments as J
 from sasc_desktop.engine.protect.search import protected_search
 from sasc_desktop.engine.rank.features import FeatureExtractor, term_cache
@@ -51,10 +54,13 @@ def test_protected_search_after_mail_ingested_mid_session(demo_copy, tmp_path):
             f"Message-ID: <fresh1@partner.example.org>\nDate: Tue, 6 Mar 2001 10:00:00 -0800\n"
             f"From: ann@partner.example.org\nTo: bob@arclight.example.com\nSubject: {queries[0]}\n\n"
             f"{queries[0]} {queries[0]} budget meeting\n")
-        (folder / "copy.eml").write_text(   # its sender's copy: replaces the kept copy's text if that was a recipient's
-            f"Message-ID: <{d['message_id']}>\nDate: Tue, 6 Mar 2001 10:00:00 -0800\nFrom: {d['from']}\n"
+        # its sender's copy (the same message: its Date and text, the sender's words added after it):
+        # replaces the kept copy's text if that was a recipient's
+        date = format_datetime(datetime.fromisoformat(d["date"]))
+        (folder / "copy.eml").write_text(
+            f"Message-ID: <{d['message_id']}>\nDate: {date}\nFrom: {d['from']}\n"
             f"To: quokka@partner.example.org\nX-Folder: \\Sender\\Sent Items\nSubject: {d['subject']}\n\n"
-            f"budget budget quokka\n")
+            f"{d['body']}\nbudget budget quokka\n")
         assert s.ingest([folder], workers=1).ingested == 1
         res = [_same(s, q, approach, k=10) for q in queries for approach in DEMO_APPROACHES]
         assert any(h["doc_id"] == "fresh1@partner.example.org" for r in res for h in r["hits"] + r["held_back"])

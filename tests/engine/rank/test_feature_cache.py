@@ -7,6 +7,8 @@ real SQLite, real Whoosh; the counting kernels also against brute force (list.co
 from __future__ import annotations
 
 import shutil
+from datetime import datetime
+from email.utils import format_datetime
 
 import numpy as np
 import pytest
@@ -105,8 +107,9 @@ def test_warm_features_equal_cold_features(demo300):
 
 
 # ----------------------------------------------------------------------------- mail ingested mid-session
-def _eml(mid: str, subject: str, body: str, sender: str, to: str, folder: str) -> str:
-    return (f"Message-ID: <{mid}>\nDate: Tue, 6 Mar 2001 10:00:00 -0800\nFrom: {sender}\nTo: {to}\n"
+def _eml(mid: str, subject: str, body: str, sender: str, to: str, folder: str,
+         date: str = "Tue, 6 Mar 2001 10:00:00 -0800") -> str:
+    return (f"Message-ID: <{mid}>\nDate: {date}\nFrom: {sender}\nTo: {to}\n"
             f"X-Folder: {folder}\nSubject: {subject}\n\n{body}\n")
 
 
@@ -128,11 +131,12 @@ def _inbox_candidate(s, title: str, taken: set[str]) -> str:
 
 
 def _sender_copy(s, doc_id: str, words: str) -> str:
-    """The sender's copy (in Sent Items, other recipients and body) of a stored message."""
+    """The sender's copy (in Sent Items, other recipients) of a stored message: the same message
+    (its Message-ID, subject, Date and text) with the sender's words added after its text."""
     d = s.document(doc_id)
-    return _eml(d["message_id"], d["subject"], f"{words} zebracorn quokka budget. {words}",
+    return _eml(d["message_id"], d["subject"], f"{d['body']}\n{words} zebracorn quokka budget. {words}",
                 d["from"] or "someone@arclight.example.com", "quokka.zebracorn@partner.example.org",
-                "\\Sender_Copy\\Sent Items")
+                "\\Sender_Copy\\Sent Items", date=format_datetime(datetime.fromisoformat(d["date"])))
 
 
 def _rows(s, queries, cache):
