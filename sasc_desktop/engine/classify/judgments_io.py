@@ -615,9 +615,10 @@ class _Locator:
 
     A file that is no document of the project yet (labels imported before the mail) gets the
     doc_id ingest WILL give it, decided by :meth:`predict` over all such files together with
-    ingest's own rule (engine/ingest/importer.py: a message with the Message-ID and the same
-    subject of a stored one is a copy of it; otherwise ``new_doc_id``: the bare Message-ID when
-    no stored message has it, else ``<Message-ID>~<hash of the first copy stored>``). Where that
+    ingest's own rule (engine/ingest/importer.py: a message with the Message-ID, the subject,
+    the Date and the text of a stored one, or its text with something added before or after it,
+    is a copy of it, ``same_message``; otherwise ``new_doc_id``: the bare Message-ID when no
+    stored message has it, else ``<Message-ID>~<hash of the first copy stored>``). Where that
     id depends on the order the mail will be ingested in, the import is refused (see
     :meth:`predict`)."""
 
@@ -655,19 +656,31 @@ class _Locator:
     @staticmethod
     def predict(files: list[_NotIngested], folder: Path) -> dict[Path, str]:
         """The doc_id ingest will give each file not yet in the project, from ingest's rule
-        applied to every such file with one Message-ID together:
-        - files with another subject than every stored message of their Message-ID are copies
-          of one another when their subjects are the same (ingest merges them), so they share
-          one doc_id: the Message-ID when no stored message has it, else
-          ``<Message-ID>~<hash>`` of their bytes;
-        - files with the Message-ID but different subjects are different messages, and which of
-          them ingest stores first (taking the bare Message-ID, the others ``~<hash>``) depends
-          on the order the mail is ingested in; so do copies (different bytes) of one message
-          whose Message-ID a stored message already has (the ``~<hash>`` is of the copy stored
-          first). Labels for them cannot be placed before ingest: an InputError, nothing written.
+        (:func:`..ingest.importer.same_message`: a copy has the Message-ID, the same subject, Date
+        and text, or the other's text with something added before or after it) applied to every
+        such file with one Message-ID together:
+        - files that are copies of one another by that rule (none is a copy of a stored message:
+          :meth:`locate` found those) are one message (ingest merges them), so they share one
+          doc_id: the Message-ID when no stored message has it, else ``<Message-ID>~<hash>`` of
+          their bytes;
+        - files with the Message-ID that are different messages (another subject, Date or text)
+          are as many documents. When a stored message has the Message-ID, each is
+          ``<Message-ID>~<hash of its bytes>``. When none has it, which of them ingest stores first
+          (taking the bare Message-ID, the others ``~<hash>``) depends on the order the mail is
+          ingested in; so does the id of copies (different bytes) of one message whose
+          Message-ID a stored message already has (the ``~<hash>`` is of the copy stored first),
+          and whether copies that each add something to the text of another, but not of every
+          other (a footer copy and a banner copy of one text), are one message at all (ingest
+          compares a new copy with the text stored first). Labels for them cannot be placed before
+          ingest: an InputError, nothing written.
         A message without a Message-ID has the synthetic ``sasc-<digest of its content>`` id, so
         its copies share it and are grouped like the rest."""
-        from ..ingest.importer import _same_subject, new_doc_id
+        from ..ingest.importer import new_doc_id, same_message
+
+        def same(a: _NotIngested, b: _NotIngested) -> bool:
+            ma, mb = a.message, b.message
+            return same_message(ma.subject, ma.timestamp, ma.body, mb.subject, mb.timestamp, mb.body)
+
         out: dict[Path, str] = {}
         by_id: dict[str, list[_NotIngested]] = {}
         for f in files:
@@ -676,26 +689,40 @@ class _Locator:
         for mid, group in by_id.items():
             messages: list[list[_NotIngested]] = []          # files grouped as ingest merges them
             for f in group:
-                for same in messages:
-                    if _same_subject(same[0].message.subject, f.message.subject):
-                        same.append(f)
-                        break
+                joined = [ms for ms in messages if any(same(f, g) for g in ms)]
+                for ms in joined[1:]:                        # f is a copy of files of several: one group
+                    joined[0].extend(ms)
+                    messages.remove(ms)
+                if joined:
+                    joined[0].append(f)
                 else:
                     messages.append([f])
             taken = group[0].taken
-            digests = {f.message.raw_sha256 for f in group}
-            if len(messages) > 1:
+            unsure = [ms for ms in messages if not all(same(a, b) for i, a in enumerate(ms) for b in ms[i + 1:])]
+            for ms in unsure:
+                problems.append(f"<{mid}>: " + _and([_shown(f.txt, folder) for f in ms])
+                                + " are copies of one message only in some orders (each with something added to "
+                                  "the text of another, not of every other)")
+            if unsure:
+                continue
+            if len(messages) > 1 and not taken:
+                heads = [ms[0].message for ms in messages]
+                subjects = {" ".join((m.subject or "").split()) for m in heads}
+                differ = ("different subjects" if len(subjects) == len(heads) else
+                          "different dates or texts" if len(subjects) == 1 else "different subjects, dates or texts")
                 problems.append(f"<{mid}>: " + _and([f"{_shown(ms[0].txt, folder)} ({ms[0].message.subject!r})"
                                                      for ms in messages])
-                                + " are different messages (different subjects) with one Message-ID")
-            elif taken and len(digests) > 1:
-                problems.append(f"<{mid}>: " + _and([_shown(f.txt, folder) for f in group])
-                                + " are copies (different bytes) of one message, and the project has another message "
-                                  "with that Message-ID, so its id is the Message-ID with the hash of the copy "
-                                  "ingested first")
-            else:
-                doc = new_doc_id(group[0].message, taken=taken)
-                out.update((f.txt, doc) for f in group)
+                                + f" are different messages ({differ}) with one Message-ID")
+                continue
+            for ms in messages:
+                if taken and len({f.message.raw_sha256 for f in ms}) > 1:
+                    problems.append(f"<{mid}>: " + _and([_shown(f.txt, folder) for f in ms])
+                                    + " are copies (different bytes) of one message, and the project has another "
+                                      "message with that Message-ID, so its id is the Message-ID with the hash of "
+                                      "the copy ingested first")
+                else:
+                    doc = new_doc_id(ms[0].message, taken=taken)
+                    out.update((f.txt, doc) for f in ms)
         if problems:
             shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
             raise InputError(
