@@ -177,10 +177,12 @@ class Importer:
         given = [Path(s).expanduser().resolve() for s in sources]
         for path in given:
             self._refuse_own_files(path)
-        paths = distinct_sources(given)
         # A clear InputError, before anything is written, for a missing path or a PST given
         # directly that cannot be read (not a PST, or no readpst): the whole import is refused.
-        kinds = [checked_source_kind(p) for p in paths]
+        # (Every path given: one inside a folder also given is then read by the folder only.)
+        kind_of = {p: checked_source_kind(p) for p in given}
+        paths = distinct_sources(given)
+        kinds = [kind_of[p] for p in paths]
         lock = take_import_lock(self.index)  # ProjectBusyError while another import runs
         try:
             _settle(self.store)  # sources a killed import left 'running' (this holds the lock)
@@ -746,9 +748,9 @@ def stored_document(con, m: Message, existing: Optional[list] = None):
     if existing is None:
         existing = _with_message_id(con, m)
     for row in existing:
-        if _same_subject(row["subject"], m.subject) and row["ts"] == m.timestamp:
+        if _same_subject(row["subject"], m.subject) and row["ts"] == m.timestamp:   # (before reading the body)
             body = con.execute("SELECT body FROM messages WHERE id = ?", (row["id"],)).fetchone()[0]
-            if same_text(body, m.body):
+            if same_message(row["subject"], row["ts"], body, m.subject, m.timestamp, m.body):
                 return row
     if not m.synthetic_id or existing:
         return None

@@ -74,3 +74,16 @@ def test_the_reviewers_command(tmp_path):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert (report["ingested"], report["duplicates"], len(report["skipped"])) == (3, 0, 2)
+
+
+def test_a_missing_path_inside_a_folder_source_is_still_refused(tmp_path):
+    """Dropping sources inside a folder source came before the check that each exists: a typo
+    under a folder also given was accepted silently (exit 0) instead of 'no such file or folder'."""
+    import pytest
+
+    from sasc_desktop.engine.errors import InputError
+    junk = _junk(tmp_path)
+    with Session.create(tmp_path / "p") as s:
+        with pytest.raises(InputError, match="no such file or folder"):
+            s.ingest([junk, junk / "nonexistent.mbox"], workers=0)
+        assert s.store.con.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
