@@ -75,3 +75,19 @@ def test_a_named_pipe_records_its_path_as_typed(shared_data, tmp_path):
         assert _stored(root) == [("3", docs[0], grade, str(fifo))]
     assert J.source_of(fifo) == str(fifo)
     assert J.source_of(tmp_path / "." / "judged.fifo") == str(fifo)
+
+
+def test_stdin_given_a_file_by_the_shell_is_stdin_too(shared_data, tmp_path):
+    """The reviewer's case: the same import through a pipe, then corrected through '< file', was
+    refused (the redirect's source was the file's path, not "stdin")."""
+    root, docs = _project(shared_data, tmp_path)
+    first = "".join(f"7 0 {d} 1\n" for d in docs)
+    assert _sasc("judgments", "import", str(root), "--qrels", "/dev/stdin", stdin=first).returncode == 0
+    corrected = tmp_path / "corrected.qrels"
+    corrected.write_text(first.replace(f"7 0 {docs[0]} 1", f"7 0 {docs[0]} 2"))
+    with open(corrected) as f:
+        r = subprocess.run([sys.executable, "-m", "sasc_desktop.cli", "judgments", "import", str(root), "--qrels",
+                            "/dev/stdin"], stdin=f, capture_output=True, text=True, timeout=120, cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert _stored(root) == [("7", d, 2 if i == 0 else 1, "stdin") for i, d in enumerate(docs)]

@@ -130,6 +130,7 @@ def sensitivity(store: Store, persona: str, topic: Optional[str] = None) -> dict
 
 # ------------------------------------------------------------------------------ what a write changes
 STDIN_SOURCE = "stdin"
+_STDIN_NAMES = ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
 
 def source_of(path) -> str:
@@ -138,8 +139,11 @@ def source_of(path) -> str:
     ``/proc/<pid>/fd/pipe:[inode]``, another name every run (a corrected second import from
     stdin was refused as another import's). The process's standard input, however it is named
     (/dev/stdin, /dev/fd/0), is "stdin"; any other such path is recorded as typed, made absolute
-    but not resolved."""
+    but not resolved. The standard input named so is "stdin" also when the shell gave it a file
+    (``< file``): the same import through a pipe and through a redirect is one source."""
     p = Path(path).expanduser()
+    if os.path.abspath(p) in _STDIN_NAMES:
+        return STDIN_SOURCE
     try:
         st = os.stat(p)
     except OSError:
