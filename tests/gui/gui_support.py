@@ -99,10 +99,10 @@ def search(qtbot, win, query):
     wait_idle(qtbot, win)
 
 
-def needed_width(label) -> float:
-    """The width a word-wrapping rich-text QLabel's text needs at the label's width: wider than
-    the label when a word cannot be broken (the label then cuts it off at its right edge). Laid
-    out as QLabel does: no document margin, wrapping at word boundaries only."""
+def label_layout(label, width: float | None = None):
+    """A word-wrapping rich-text QLabel's text laid out as QLabel lays it out (no document margin,
+    the label's font, wrapping at word boundaries only) at ``width`` (the label's contents width
+    if not given): a QTextDocument."""
     from PySide6.QtGui import QTextDocument, QTextOption
     doc = QTextDocument()
     doc.setDocumentMargin(0)
@@ -111,8 +111,16 @@ def needed_width(label) -> float:
     option.setWrapMode(QTextOption.WrapMode.WordWrap)
     doc.setDefaultTextOption(option)
     doc.setHtml(label.text())
-    doc.setTextWidth(label.contentsRect().width())
-    return doc.idealWidth()
+    doc.setTextWidth(label.contentsRect().width() if width is None else width)
+    doc.size()
+    return doc
+
+
+def needed_width(label) -> float:
+    """The width a word-wrapping rich-text QLabel's text needs at the label's width: wider than
+    the label when a word cannot be broken (the label then cuts it off at its right edge). Laid
+    out as QLabel does (:func:`label_layout`)."""
+    return label_layout(label).idealWidth()
 
 
 def tip_text(widget) -> str:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence, QTextDocument, QTextOption
+from PySide6.QtGui import QGuiApplication, QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollArea
 
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.document import HEADER_CUT, DocumentView, address_spans, shortened
 
-from gui_support import open_doc, open_project, pump, search
+from gui_support import label_layout, open_doc, open_project, pump, search
 
 SHOTS = Path("/tmp/s11/eng_gui")
 ENRON = "enron-categories-dev/1/233392.txt"     # To: 102 addresses, 2,441 characters
@@ -56,15 +56,7 @@ def _text_rect(label):
 def _click_text(label, text: str) -> None:
     """A left click on the middle of ``text`` in the label (of its part on its first line)."""
     rect = _text_rect(label)
-    doc = QTextDocument()                  # laid out as QLabel lays it out
-    doc.setDocumentMargin(0)
-    doc.setDefaultFont(label.font())
-    option = doc.defaultTextOption()
-    option.setWrapMode(QTextOption.WrapMode.WordWrap)
-    doc.setDefaultTextOption(option)
-    doc.setHtml(label.text())
-    doc.setTextWidth(rect.width())
-    doc.size()
+    doc = label_layout(label, rect.width())
     at = doc.toPlainText().find(text)
     assert at >= 0, text
     block = doc.findBlock(at)
@@ -80,6 +72,15 @@ def _click_text(label, text: str) -> None:
         pump(30)
     QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
     pump(30)
+
+
+def _shown_view(qtbot) -> DocumentView:
+    """A document view of 700 x 500 px, shown."""
+    view = DocumentView()
+    qtbot.addWidget(view)
+    view.resize(700, 500)
+    view.show()
+    return view
 
 
 # ----------------------------------------------------------------------------- the pure parts
@@ -173,10 +174,7 @@ def test_the_102_addresses_are_shortened_at_an_address_and_can_be_shown_and_copi
 
 
 def test_a_partial_selection_ending_in_the_link_copies_the_rest_of_the_line(qtbot):
-    view = DocumentView()
-    qtbot.addWidget(view)
-    view.resize(700, 500)
-    view.show()
+    view = _shown_view(qtbot)
     people = [f"person{i:03d}@example.com" for i in range(40)]
     view.show_document({"doc": {"doc_id": "d", "subject": "s", "from": "a@b.c", "to": ",  ".join(people),
                                 "date": "2002-09-02T10:00:00+00:00", "body": "b"}})
@@ -197,10 +195,7 @@ def test_a_partial_selection_ending_in_the_link_copies_the_rest_of_the_line(qtbo
 def test_a_long_subject_keeps_its_highlights_when_shown_whole(qtbot):
     from sasc_desktop.gui.evidence import COLOURS, QUERY
     subject = " ".join(["budget"] * 80)                                  # 559 characters
-    view = DocumentView()
-    qtbot.addWidget(view)
-    view.resize(700, 500)
-    view.show()
+    view = _shown_view(qtbot)
     spans = [(7 * i, 7 * i + 6) for i in range(80)]
     view.show_document({"doc": {"doc_id": "d", "subject": subject, "from": "a@b.c", "body": "b"},
                         "subject_spans": spans})
@@ -217,10 +212,7 @@ def test_a_long_subject_keeps_its_highlights_when_shown_whole(qtbot):
 
 
 def test_another_message_is_shown_shortened_again(qtbot):
-    view = DocumentView()
-    qtbot.addWidget(view)
-    view.resize(700, 500)
-    view.show()
+    view = _shown_view(qtbot)
     to = ", ".join(f"person{i:03d}@example.com" for i in range(40))
     for doc_id in ("a", "b"):
         view.show_document({"doc": {"doc_id": doc_id, "subject": "s", "from": "a@b.c", "to": to, "body": "b"}})
@@ -235,10 +227,7 @@ def test_another_message_is_shown_shortened_again(qtbot):
 
 def test_the_context_menu_and_the_links_tip_name_the_whole_line(qtbot):
     from gui_support import tip_text
-    view = DocumentView()
-    qtbot.addWidget(view)
-    view.resize(700, 500)
-    view.show()
+    view = _shown_view(qtbot)
     to = ", ".join(f"person{i:03d}@example.com" for i in range(40))
     view.show_document({"doc": {"doc_id": "d", "subject": "s", "from": "a@b.c", "to": to, "body": "b"}})
     pump(20)

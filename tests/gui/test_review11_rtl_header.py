@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument, QTextOption
+from PySide6.QtGui import QTextDocument
 
 from sasc_desktop.engine.session import Session
 from sasc_desktop.gui.document import DocumentView
 
-from gui_support import open_doc, open_project, pump
+from gui_support import label_layout, open_doc, open_project, pump
 
 SHOTS = Path("/tmp/s11/eng_gui")
 HEBREW = "שלום עולם"                 # "hello world"
@@ -23,20 +23,6 @@ ARABIC_NAME = "سارة أحمد"             # a display name written right to 
 def _doc(subject: str, sender: str = "Alice <alice@example.com>") -> dict:
     return {"doc": {"doc_id": "d", "subject": subject, "from": sender, "to": "Bob <bob@example.com>",
                     "cc": "", "date": "2002-09-02T10:00:00+00:00", "folder": "mail/Inbox", "body": "body"}}
-
-
-def _layout(label) -> QTextDocument:
-    """The header's text laid out as the label lays it out (no margin, the label's font and width)."""
-    doc = QTextDocument()
-    doc.setDocumentMargin(0)
-    doc.setDefaultFont(label.font())
-    option = doc.defaultTextOption()
-    option.setWrapMode(QTextOption.WrapMode.WordWrap)
-    doc.setDefaultTextOption(option)
-    doc.setHtml(label.text())
-    doc.setTextWidth(label.contentsRect().width())
-    doc.size()
-    return doc
 
 
 def _line(doc: QTextDocument, text: str):
@@ -50,7 +36,7 @@ def _line(doc: QTextDocument, text: str):
 
 
 def _check(view: DocumentView, subject: str, rtl_subject: bool, labels=("From:", "To:", "Date:", "Folder:")):
-    doc = _layout(view.header)
+    doc = label_layout(view.header)
     width = view.header.contentsRect().width()
     block, left, right = _line(doc, subject)
     if rtl_subject:
@@ -88,7 +74,7 @@ def test_a_right_to_left_sender_name_leaves_its_line_left_aligned(qtbot):
     view.show_document(_doc(HEBREW, f"{ARABIC_NAME} <sara@example.com>"))
     pump(20)
     _check(view, HEBREW, True)
-    doc = _layout(view.header)
+    doc = label_layout(view.header)
     assert f"From: {ARABIC_NAME} <sara@example.com>" in doc.toPlainText().split("\n")
 
 

@@ -29,8 +29,9 @@ import re
 from pathlib import Path
 
 import pytest
+from demo_capture import generate_with_labels
 
-from sasc_desktop.engine.demo import content, generator, labels
+from sasc_desktop.engine.demo import content, labels
 from sasc_desktop.engine.demo.topics import TOPICS
 from sasc_desktop.engine.ingest.parse import parse_message
 
@@ -153,18 +154,7 @@ def _text(s: str) -> str:
 class Collection:
     def __init__(self, out: Path, seed: int):
         self.out, self.seed = out, seed
-        captured = {}
-        original = generator._write_labels
-
-        def capture(out_, gen, n, seed_):
-            captured["labels"] = list(gen.labels)
-            return original(out_, gen, n, seed_)
-        generator._write_labels = capture
-        try:
-            generator.generate(out, N, seed)
-        finally:
-            generator._write_labels = original
-        self.labels = captured["labels"]
+        self.labels = generate_with_labels(out, N, seed)
         self.body: dict[str, str] = {}
         self.attached: dict[str, str] = {}   # text of attachments that are forwarded messages
         self.attachments: dict[str, str] = {}

@@ -17,6 +17,7 @@ from email import policy
 from pathlib import Path
 
 import pytest
+from demo_capture import generate_with_labels
 
 from sasc_desktop.engine.demo import attachments, compose, generator, labels, people, pii
 
@@ -64,17 +65,7 @@ class Mail:
 def demo(tmp_path_factory):
     """(mails by Message-ID, the generator's label records) of the default demo."""
     out: Path = tmp_path_factory.mktemp("realism")
-    captured = {}
-    original = generator._write_labels
-
-    def capture(out_, gen, n, seed_):
-        captured["labels"] = list(gen.labels)
-        return original(out_, gen, n, seed_)
-    generator._write_labels = capture
-    try:
-        generator.generate(out, N, SEED)
-    finally:
-        generator._write_labels = original
+    generated = generate_with_labels(out, N, SEED)
     mails: dict[str, Mail] = {}
     for path in sorted((out / "mail").glob("*/*.mbox")):
         for m in mailbox.mbox(str(path)):
@@ -82,7 +73,7 @@ def demo(tmp_path_factory):
             if msg["Message-ID"] not in mails:
                 mails[msg["Message-ID"]] = Mail(msg)
     assert len(mails) == N
-    return mails, captured["labels"], out
+    return mails, generated, out
 
 
 # --- 1. attachments agree with their mail's date -------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from index_support import period
 from mailfactory import ingested_project
 
 from sasc_desktop.engine.errors import QueryError
@@ -33,15 +34,7 @@ def project(tmp_path_factory):
 
 def span(value: str) -> tuple[datetime, datetime]:
     """First and last second of 2001, 2001-05 or 2001-03-05."""
-    parts = [int(p) for p in value.split("-")]
-    first = datetime(*parts, *([1] * (3 - len(parts))))
-    if len(parts) == 1:
-        nxt = first.replace(year=first.year + 1)
-    elif len(parts) == 2:
-        nxt = first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
-    else:
-        nxt = first + timedelta(days=1)
-    return first, nxt - timedelta(seconds=1)
+    return period(value, timedelta(seconds=1))
 
 
 def expected(op: str, value: str) -> list[str]:

@@ -12,10 +12,10 @@ import os
 from datetime import datetime
 
 import pytest
+from index_support import run_by_whoosh
 from mailfactory import ingested_project
 from whoosh import query as wq
 
-from sasc_desktop.engine.index import fastscore
 from sasc_desktop.engine.index.search_index import IndexDamagedError, SearchFailedError
 
 # (in this order: the phrase's messages (c4, c2) lie on both sides of the June messages' end, so
@@ -38,17 +38,13 @@ MAILS = [
 def project(tmp_path_factory):
     s = ingested_project(tmp_path_factory.mktemp("andnot"), MAILS)
     yield s
-    fastscore.FORCE_WHOOSH = False
     s.close()
 
 
 def answers(s, query, whoosh: bool):
     """(total, doc ids in rank order) of a search, by Whoosh itself or the fast path."""
-    fastscore.FORCE_WHOOSH = whoosh
-    try:
+    with run_by_whoosh(whoosh):
         r = s.search(query, limit=100)
-    finally:
-        fastscore.FORCE_WHOOSH = False
     return r.total, [h.doc_id for h in r.hits]
 
 

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from index_support import period, run_by_whoosh
 from mailfactory import ingested_project
 
 from sasc_desktop.engine.errors import QueryError
-from sasc_desktop.engine.index import fastscore
 from sasc_desktop.engine.index.query import _span, _whoosh_span
 
 # (local wall time, UTC offset in hours)
@@ -43,21 +43,12 @@ def project(tmp_path_factory):
         dict(message_id=f"<{doc_id(k)}>", subject=f"note {k}", body="text", date=header(w, h))
         for k, (w, h) in enumerate(MOMENTS)])
     yield s
-    fastscore.FORCE_WHOOSH = False
     s.close()
 
 
 def span(value: str) -> tuple[datetime, datetime]:
     """First and last moment of 2019, 2019-06 or 2019-06-30."""
-    parts = [int(p) for p in value.split("-")]
-    first = datetime(*parts, *([1] * (3 - len(parts))))
-    if len(parts) == 1:
-        nxt = first.replace(year=first.year + 1)
-    elif len(parts) == 2:
-        nxt = (first + timedelta(days=32)).replace(day=1)
-    else:
-        nxt = first + timedelta(days=1)
-    return first, nxt - timedelta(microseconds=1)
+    return period(value, timedelta(microseconds=1))
 
 
 def oracle(open_: str, start: str, end: str, close: str) -> list[str]:
@@ -83,11 +74,8 @@ def oracle(open_: str, start: str, end: str, close: str) -> list[str]:
 
 
 def found(s, query: str, whoosh: bool) -> list[str]:
-    fastscore.FORCE_WHOOSH = whoosh
-    try:
+    with run_by_whoosh(whoosh):
         r = s.search(query, limit=1000)
-    finally:
-        fastscore.FORCE_WHOOSH = False
     assert r.total == len(r.hits)
     return sorted(h.doc_id for h in r.hits)
 

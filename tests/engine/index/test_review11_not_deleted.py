@@ -7,9 +7,9 @@ real Whoosh index (two segments, a deleted document)."""
 from __future__ import annotations
 
 import pytest
+from index_support import run_by_whoosh
 from mailfactory import mbox, msg
 
-from sasc_desktop.engine.index import fastscore
 from sasc_desktop.engine.session import Session
 
 FIRST = [
@@ -36,17 +36,13 @@ def project(tmp_path_factory):
     searcher = s.index.searcher()
     assert searcher.doc_count_all() - searcher.doc_count() >= 1   # (a deleted document: the case)
     yield s
-    fastscore.FORCE_WHOOSH = False
     s.close()
 
 
 def answers(s, query, whoosh: bool):
-    fastscore.FORCE_WHOOSH = whoosh
-    try:
+    with run_by_whoosh(whoosh):
         r = s.search(query, limit=100)
         ranked = s.index.ranked(query)
-    finally:
-        fastscore.FORCE_WHOOSH = False
     return r.total, sorted(h.doc_id for h in r.hits), ranked[2], len(ranked[0])
 
 
