@@ -251,10 +251,14 @@ class HeaderLabel(QLabel):
         text = self.selectedText()
         start = self.selectionStart()
         if self._links and text and start >= 0:
+            # Qt's positions count UTF-16 units (an emoji is two), so the splice is made in them
+            units = text.encode("utf-16-le", "surrogatepass")
             for a, b, (instead, spaced) in reversed(self._link_ranges()):
-                lo, hi = max(a, start), min(b, start + len(text))
+                lo, hi = max(a, start), min(b, start + len(units) // 2)
                 if lo < hi:
-                    text = text[:lo - start] + instead + text[hi - start:]
+                    units = (units[:2 * (lo - start)] + instead.encode("utf-16-le", "surrogatepass")
+                             + units[2 * (hi - start):])
+            text = units.decode("utf-16-le", "surrogatepass")
         return (text.replace("\u200b", "").replace("\u2029", "\n")
                 .replace("\u2028", "\n").replace("\u00a0", " "))
 

@@ -249,3 +249,24 @@ def test_the_context_menu_and_the_links_tip_name_the_whole_line(qtbot):
     # a message with no long line: the menu as it was
     view.show_document({"doc": {"doc_id": "e", "subject": "s", "from": "a@b.c", "to": "x@y.z", "body": "b"}})
     assert [a.text() for a in header.context_menu().actions()] == ["&Copy", "Select All"]
+
+
+def test_copy_is_whole_after_characters_outside_the_basic_plane(qtbot):
+    """Qt counts an emoji as two UTF-16 units, Python as one character: the splice of the whole
+    line into the copy was shifted one character per emoji before it ('…@example.comte: 2002-…':
+    the link's text left in, the next line's start eaten)."""
+    view = _shown_view(qtbot)
+    people = [f"person{i:03d}@example.com" for i in range(40)]
+    view.show_document({"doc": {"doc_id": "e", "subject": "Party \U0001F389\U0001F389\U0001F389",
+                                "from": "Ann \U0001F600 <a@b.c>", "to": ", ".join(people),
+                                "date": "2002-09-02T10:00:00+00:00", "body": "b"}})
+    pump(20)
+    want_to = "To: " + ", ".join(people)
+    for state in ("shortened", "shown whole"):
+        view.header.select_all()
+        lines = view.header.copied_text().split("\n")
+        assert lines[0] == "Party \U0001F389\U0001F389\U0001F389", state
+        assert "From: Ann \U0001F600 <a@b.c>" in lines and want_to in lines, state
+        assert lines[-1].startswith("Date: 2002-09-02"), state
+        view.header.linkActivated.emit("more:To")
+        pump(20)
