@@ -72,17 +72,12 @@ def _texts(con, rows: Sequence[tuple[int, str, str, int]]) -> dict[int, tuple[st
     return out
 
 
-def _chunks(items: Sequence, size: int = 500):
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
-
-
 def quoting_judged(session, persona: str, doc_ids: Sequence[str], judged: set[str]) -> dict[str, str]:
     """The documents of ``doc_ids`` that quote a thread-mate judged sensitive for the persona
     (see the module docstring), each mapped to the document it quotes (the first by id).
     ``judged``: ``judged_sensitive_among(session, persona, doc_ids)`` (those are left out:
     they are withheld anyway; the others' thread-mates are looked up)."""
-    from .search import judged_sensitive_among
+    from .search import _chunks, judged_sensitive_among   # (search imports this module)
     con = session.store.con
     asked = [d for d in dict.fromkeys(doc_ids) if d not in judged]
     if not asked:
@@ -97,8 +92,7 @@ def quoting_judged(session, persona: str, doc_ids: Sequence[str], judged: set[st
         marks = ",".join("?" * len(chunk))
         for d, t in con.execute(f"SELECT doc_id, thread_id FROM messages WHERE thread_id IN ({marks})", chunk):
             mates.setdefault(t, []).append(d)
-    asked_set = set(dict.fromkeys(doc_ids))
-    others = sorted({d for t in threads if len(mates.get(t, ())) > 1 for d in mates[t]} - asked_set)
+    others = sorted({d for t in threads if len(mates.get(t, ())) > 1 for d in mates[t]} - set(doc_ids))
     sensitive = (judged_sensitive_among(session, persona, others) if others else set()) | set(judged)
     if not sensitive:
         return {}

@@ -16,7 +16,7 @@ import zlib
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mailfactory import mbox, msg
+from mailfactory import msg
 
 from sasc_desktop.engine.ingest.importer import stored_document
 from sasc_desktop.engine.ingest.parse import content_digest, parse_message, raw_digest
@@ -62,13 +62,17 @@ def test_reviewer_repro_two_files_in_either_order(tmp_path):
             _check_both_stored(s, *order)
 
 
+def _inbox_and_sent(tmp_path, inbox: tuple[str, bytes], sent: tuple[str, bytes]) -> None:
+    """tmp_path/mail/inbox/<name> and tmp_path/mail/sent/<name>, each holding its bytes."""
+    for folder, (name, raw) in (("inbox", inbox), ("sent", sent)):
+        (tmp_path / "mail" / folder).mkdir(parents=True)
+        (tmp_path / "mail" / folder / name).write_bytes(raw)
+
+
 def test_a_sent_copy_of_another_message_replaces_nothing(tmp_path):
     """/tmp/s11/rev_thread/dupid2: inbox/1.eml (alice's) first, then sent/2.eml (mallory's):
     mallory's text had replaced alice's in her document."""
-    (tmp_path / "mail" / "inbox").mkdir(parents=True)
-    (tmp_path / "mail" / "sent").mkdir()
-    (tmp_path / "mail" / "inbox" / "1.eml").write_bytes(ONE)
-    (tmp_path / "mail" / "sent" / "2.eml").write_bytes(TWO)
+    _inbox_and_sent(tmp_path, ("1.eml", ONE), ("2.eml", TWO))
     with Session.create(tmp_path / "p") as s:
         r = s.ingest([tmp_path / "mail"], workers=0)
         assert (r.ingested, r.duplicates) == (2, 0)
@@ -97,10 +101,7 @@ def test_copies_as_the_mail_system_changed_them_are_still_one_message(tmp_path):
     inbox = _inbox_copy()
     assert content_digest(inbox) != content_digest(SENT)            # (not the same bytes as written)
     assert parse_message(inbox, "i").body == parse_message(SENT, "s").body == "See the plan \u2014 café budget."
-    (tmp_path / "mail" / "inbox").mkdir(parents=True)
-    (tmp_path / "mail" / "sent").mkdir()
-    (tmp_path / "mail" / "inbox" / "1.eml").write_bytes(inbox)
-    (tmp_path / "mail" / "sent" / "1.eml").write_bytes(SENT)
+    _inbox_and_sent(tmp_path, ("1.eml", inbox), ("1.eml", SENT))
     with Session.create(tmp_path / "p") as s:
         r = s.ingest([tmp_path / "mail"], workers=0)
         assert (r.ingested, r.duplicates) == (1, 1)

@@ -15,19 +15,25 @@ PERSONA = "john-snibert"
 DOC = "zanzibar.2@arclight.example.com"
 
 
-def _private_mail(root, tmp_path):
+def _ingest_mail(root, path, headers: dict, body: str) -> None:
+    """One message (``headers``, ``body``) written to the mbox ``path`` and imported."""
     m = EmailMessage()
-    m["From"] = "Carol Diaz <carol@arclight.example.com>"
-    m["To"] = "john@arclight.example.com"
-    m["Subject"] = "zanzibar custody hearing"
-    m["Date"] = "Mon, 04 Mar 2019 10:00:00 -0800"
-    m["Message-ID"] = f"<{DOC}>"
-    m.set_content("My divorce custody hearing for zanzibar is on Friday, please keep this private.\n")
-    box = mailbox.mbox(str(tmp_path / "new.mbox"))
+    for name, value in headers.items():
+        m[name] = value
+    m.set_content(body)
+    box = mailbox.mbox(str(path))
     box.add(m)
     box.flush()
     box.close()
-    assert sasc(["ingest", root, str(tmp_path / "new.mbox"), "--workers", "0", "--json"]) == 0
+    assert sasc(["ingest", root, str(path), "--workers", "0", "--json"]) == 0
+
+
+def _private_mail(root, tmp_path):
+    _ingest_mail(root, tmp_path / "new.mbox",
+                 {"From": "Carol Diaz <carol@arclight.example.com>", "To": "john@arclight.example.com",
+                  "Subject": "zanzibar custody hearing", "Date": "Mon, 04 Mar 2019 10:00:00 -0800",
+                  "Message-ID": f"<{DOC}>"},
+                 "My divorce custody hearing for zanzibar is on Friday, please keep this private.\n")
     sens = tmp_path / "s.sens"
     sens.write_text(f"{PERSONA} {DOC} 1\n", encoding="utf-8")
     assert sasc(["judgments", "import", root, "--sensitivity", str(sens), "--json"]) == 0
@@ -74,20 +80,12 @@ def test_the_facade_gives_the_counts_only_when_asked(demo_copy, tmp_path):
 
 def _quoting_reply(root, tmp_path):
     """A reply that quotes the private mail whole: held back (it carries the judged words)."""
-    m = EmailMessage()
-    m["From"] = "John Snibert <john@arclight.example.com>"
-    m["To"] = "Carol Diaz <carol@arclight.example.com>"
-    m["Subject"] = "Re: zanzibar custody hearing"
-    m["Date"] = "Mon, 04 Mar 2019 11:00:00 -0800"
-    m["Message-ID"] = "<zanzibar.3@arclight.example.com>"
-    m["In-Reply-To"] = f"<{DOC}>"
-    m.set_content("Of course, good luck on Friday.\n\n> My divorce custody hearing for zanzibar is on Friday, "
-                  "please keep this private.\n")
-    box = mailbox.mbox(str(tmp_path / "reply.mbox"))
-    box.add(m)
-    box.flush()
-    box.close()
-    assert sasc(["ingest", root, str(tmp_path / "reply.mbox"), "--workers", "0", "--json"]) == 0
+    _ingest_mail(root, tmp_path / "reply.mbox",
+                 {"From": "John Snibert <john@arclight.example.com>", "To": "Carol Diaz <carol@arclight.example.com>",
+                  "Subject": "Re: zanzibar custody hearing", "Date": "Mon, 04 Mar 2019 11:00:00 -0800",
+                  "Message-ID": "<zanzibar.3@arclight.example.com>", "In-Reply-To": f"<{DOC}>"},
+                 "Of course, good luck on Friday.\n\n> My divorce custody hearing for zanzibar is on Friday, "
+                 "please keep this private.\n")
 
 
 def test_held_back_documents_are_listed_for_the_archivist_only(demo_copy, tmp_path, capsys):
